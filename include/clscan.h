@@ -1,0 +1,122 @@
+/* clscan: prefix scans on any OpenCL 1.2 device.
+ *
+ * A plan fixes the operator, the element type and the kind of scan (inclusive or exclusive)
+ * for one device of one context; clscan_enqueue() then scans buffers on any queue of that
+ * context and device.  All counts and offsets are in elements.  Every function validates its
+ * arguments before it enqueues anything: a rejected call returns a specific status code, sets
+ * the message returned by clscan_last_error(), and leaves every buffer untouched.
+ *
+ * Status codes are cl_int: OpenCL's own values where one fits (CL_INVALID_VALUE,
+ * CL_INVALID_MEM_OBJECT, ...), clscan's own codes (CLSCAN_*) in the range -3000 ... -3099,
+ * which no OpenCL code uses.  clscan_error_string() names any of them. */
+#ifndef CLSCAN_H
+#define CLSCAN_H
+
+#ifndef CL_TARGET_OPENCL_VERSION
+#define CL_TARGET_OPENCL_VERSION 120
+#endif
+#ifdef __APPLE__
+#include <OpenCL/opencl.h>
+#else
+#include <CL/cl.h>
+#endif
+#include <stddef.h>
+
+#include "clscan_version.h"
+
+#if defined(_WIN32) && defined(CLSCAN_BUILDING_LIBRARY) && defined(DLL_EXPORT)
+#define CLSCAN_API __declspec(dllexport)
+#elif defined(__GNUC__) && defined(CLSCAN_BUILDING_LIBRARY)
+#define CLSCAN_API __attribute__((visibility("default")))
+#else
+#define CLSCAN_API
+#endif
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+/* The combining operator.  comb(a, b) with a the previous (left) value and b the current one:
+ *   CLSCAN_SUM           a + b            neutral 0          (integers wrap)
+ *   CLSCAN_MAX           max(a, b)        neutral lowest     (floats: IEEE 754-2019 maximum:
+ *                                                             a NaN wins, -0.0 < +0.0)
+ *   CLSCAN_MIN           min(a, b)        neutral highest    (floats: a NaN wins, -0.0 < +0.0)
+ *   CLSCAN_LAST_NONZERO  b != 0 ? b : a   neutral 0          (floats: -0.0 counts as zero,
+ *                                                             NaN as non-zero)
+ *   CLSCAN_AFFINE        elements are pairs (a, b) meaning x -> a*x + b, stored a, b
+ *                        interleaved; comb(p, c) = (c.a*p.a, c.a*p.b + c.b), "p then c";
+ *                        neutral (1, 0).  Integer arithmetic wraps. */
+typedef enum clscan_op   { CLSCAN_SUM, CLSCAN_MAX, CLSCAN_MIN, CLSCAN_LAST_NONZERO, CLSCAN_AFFINE } clscan_op;
+typedef enum clscan_type { CLSCAN_INT32, CLSCAN_UINT32, CLSCAN_INT64, CLSCAN_UINT64, CLSCAN_FLOAT, CLSCAN_DOUBLE } clscan_type;
+/* Inclusive: y[i] = x[0] op ... op x[i].  Exclusive: y[0] = neutral, y[i] = x[0] op ... op x[i-1]
+ * (the inclusive result shifted right by one, never computed by subtracting). */
+typedef enum clscan_kind { CLSCAN_INCLUSIVE, CLSCAN_EXCLUSIVE } clscan_kind;
+typedef struct clscan_plan clscan_plan;
+
+/* clscan's own status codes. */
+#define CLSCAN_INVALID_PLAN            -3000 /* NULL plan */
+#define CLSCAN_INVALID_OPERATOR        -3001 /* op is not a clscan_op */
+#define CLSCAN_INVALID_TYPE            -3002 /* type is not a clscan_type */
+#define CLSCAN_INVALID_KIND            -3003 /* kind is not a clscan_kind */
+#define CLSCAN_FP64_NOT_SUPPORTED      -3004 /* CLSCAN_DOUBLE on a device without cl_khr_fp64 */
+#define CLSCAN_RANGE_OUT_OF_BOUNDS     -3005 /* offset + count past the end of a buffer, or overflow */
+#define CLSCAN_DEVICE_NOT_SUPPORTED    -3006 /* the device cannot run the kernels (limits too small) */
+#define CLSCAN_KERNEL_SOURCE_NOT_FOUND -3007 /* CLSCAN_KERNEL_DIR set, but a .cl file could not be read */
+#define CLSCAN_INVALID_DEVICE_SPEC     -3008 /* CLSCAN_DEVICE (or a --device string) matches no device */
+
+/* Creates a plan for device in context.  Builds the kernels (or takes them from the program
+ * cache) and chooses the work-group size from the device's limits.  On failure returns NULL and
+ * stores the status in *errcode_ret (if non-NULL); on success stores CL_SUCCESS. */
+CLSCAN_API clscan_plan *clscan_plan_create(cl_context context, cl_device_id device, clscan_op op,
+                                           clscan_type type, clscan_kind kind, cl_int *errcode_ret);
+/* Releases the plan.  NULL is a no-op.  Scans already enqueued complete normally. */
+CLSCAN_API void   clscan_plan_release(clscan_plan *plan);
+/* Bytes of one element; a pair for AFFINE (8 for float, 16 for double).  0 for NULL. */
+CLSCAN_API size_t clscan_element_size(const clscan_plan *plan);
+
+/* Scans count elements of src from element src_offset into dst from element dst_offset, on queue,
+ * after the wait list; *event (if event is non-NULL) completes when dst is written.
+ * src == dst with equal offsets scans in place. count 0 is a valid no-op. */
+CLSCAN_API cl_int clscan_enqueue(clscan_plan *plan, cl_command_queue queue,
+                                 cl_mem src, size_t src_offset, cl_mem dst, size_t dst_offset, size_t count,
+                                 cl_uint num_events_in_wait_list, const cl_event *event_wait_list, cl_event *event);
+
+/* Blocking convenience: scans a host array on the default device (see clscan_default_device).
+ * src == dst scans in place.  The context, queue and plans it needs are cached until
+ * clscan_cache_clear(). */
+CLSCAN_API cl_int clscan_host(clscan_op op, clscan_type type, clscan_kind kind,
+                              const void *src, void *dst, size_t count);
+
+CLSCAN_API const char *clscan_error_string(cl_int code);  /* name of any OpenCL or clscan status code */
+CLSCAN_API const char *clscan_last_error(void);           /* one-line message for this thread's last failure */
+
+/* ---- Additions ---------------------------------------------------------------------------- */
+
+/* Bytes of one element of op and type (a pair for AFFINE); 0 for invalid values. */
+CLSCAN_API size_t clscan_op_element_size(clscan_op op, clscan_type type);
+
+/* The default device: CLSCAN_DEVICE="P:D" (platform and device index) or a substring of a device
+ * name; otherwise the first GPU of any platform, else the first device.  spec may be NULL
+ * (then the environment decides) or a string in the same syntax, which then wins over it. */
+CLSCAN_API cl_int clscan_default_device(const char *spec, cl_platform_id *platform, cl_device_id *device);
+
+/* Optional tuning, for experts and tests: the work-group size and the number of elements each
+ * work-item scans sequentially (0 keeps the automatic choice).  Both must be powers of two; the
+ * work-group size must fit the device (CL_INVALID_WORK_GROUP_SIZE otherwise).  The plan keeps its
+ * previous tuning on failure.  Must not race with clscan_enqueue on the same plan. */
+CLSCAN_API cl_int clscan_plan_set_tuning(clscan_plan *plan, size_t work_group_size, size_t items_per_work_item);
+/* The tuning in force: elements per tile = work_group_size * items_per_work_item. */
+CLSCAN_API cl_int clscan_plan_get_tuning(const clscan_plan *plan, size_t *work_group_size, size_t *items_per_work_item);
+
+/* Releases every cached program, and the default context and queue of clscan_host.  Plans
+ * created before stay valid (they hold their own references).  Cached programs keep their
+ * contexts alive until this is called. */
+CLSCAN_API void clscan_cache_clear(void);
+
+/* The library's version, "MAJOR.MINOR.PATCH". */
+CLSCAN_API const char *clscan_version_string(void);
+
+#ifdef __cplusplus
+}
+#endif
+#endif /* CLSCAN_H */

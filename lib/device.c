@@ -1,0 +1,156 @@
+/* Devices: the limits a plan needs, and the default device. */
+#include "internal.h"
+
+#include <ctype.h>
+#include <stdlib.h>
+#include <string.h>
+
+cl_int clscan_query_device(cl_device_id device, clscan_device_info *info)
+{
+    memset(info, 0, sizeof *info);
+    char version[256] = "", extensions[8192] = "";
+    cl_int err = clGetDeviceInfo(device, CL_DEVICE_TYPE, sizeof info->type, &info->type, NULL);
+    if (err != CL_SUCCESS)
+        return clscan_fail(CL_INVALID_DEVICE, "not a valid OpenCL device (%s)", clscan_error_string(err));
+    err = clGetDeviceInfo(device, CL_DEVICE_VENDOR_ID, sizeof info->vendor_id, &info->vendor_id, NULL);
+    if (err == CL_SUCCESS)
+        err = clGetDeviceInfo(device, CL_DEVICE_MAX_WORK_GROUP_SIZE, sizeof info->max_work_group_size,
+                              &info->max_work_group_size, NULL);
+    if (err == CL_SUCCESS)
+        err = clGetDeviceInfo(device, CL_DEVICE_LOCAL_MEM_SIZE, sizeof info->local_mem_size,
+                              &info->local_mem_size, NULL);
+    if (err == CL_SUCCESS)
+        err = clGetDeviceInfo(device, CL_DEVICE_MAX_MEM_ALLOC_SIZE, sizeof info->max_mem_alloc_size,
+                              &info->max_mem_alloc_size, NULL);
+    if (err == CL_SUCCESS)
+        err = clGetDeviceInfo(device, CL_DEVICE_NAME, sizeof info->name - 1, info->name, NULL);
+    if (err == CL_SUCCESS)
+        err = clGetDeviceInfo(device, CL_DEVICE_OPENCL_C_VERSION, sizeof version - 1, version, NULL);
+    if (err != CL_SUCCESS)
+        return clscan_fail(err, "clGetDeviceInfo failed: %s", clscan_error_string(err));
+    /* The extension string can be long; a truncated one only hides extensions we do not use. */
+    if (clGetDeviceInfo(device, CL_DEVICE_EXTENSIONS, sizeof extensions - 1, extensions, NULL) != CL_SUCCESS) {
+        size_t n = 0;
+        clGetDeviceInfo(device, CL_DEVICE_EXTENSIONS, 0, NULL, &n);
+        char *ext = n ? malloc(n + 1) : NULL;
+        if (ext && clGetDeviceInfo(device, CL_DEVICE_EXTENSIONS, n, ext, NULL) == CL_SUCCESS) {
+            ext[n] = '\0';
+            info->has_fp64 = strstr(ext, "cl_khr_fp64") != NULL;
+        }
+        free(ext);
+    } else {
+        info->has_fp64 = strstr(extensions, "cl_khr_fp64") != NULL;
+    }
+    /* "OpenCL C major.minor ..." */
+    int major = 0, minor = 0;
+    const char *v = strstr(version, "OpenCL C ");
+    if (v) {
+        v += strlen("OpenCL C ");
+        major = atoi(v);
+        const char *dot = strchr(v, '.');
+        minor = dot ? atoi(dot + 1) : 0;
+    }
+    info->opencl_c_1_2 = major > 1 || (major == 1 && minor >= 2);
+    return CL_SUCCESS;
+}
+
+/* "P:D" with decimal indices? */
+static int parse_index_spec(const char *spec, unsigned long *p, unsigned long *d)
+{
+    char *end;
+    if (!isdigit((unsigned char)spec[0]))
+        return 0;
+    *p = strtoul(spec, &end, 10);
+    if (*end != ':' || !isdigit((unsigned char)end[1]))
+        return 0;
+    *d = strtoul(end + 1, &end, 10);
+    return *end == '\0';
+}
+
+static int contains_ignoring_case(const char *hay, const char *needle)
+{
+    const size_t n = strlen(needle);
+    for (; *hay; ++hay) {
+        size_t i = 0;
+        while (i < n && hay[i] && tolower((unsigned char)hay[i]) == tolower((unsigned char)needle[i]))
+            ++i;
+        if (i == n)
+            return 1;
+    }
+    return n == 0;
+}
+
+CLSCAN_API cl_int clscan_default_device(const char *spec, cl_platform_id *platform_ret,
+                                        cl_device_id *device_ret)
+{
+    if (!device_ret)
+        return clscan_fail(CL_INVALID_VALUE, "clscan_default_device: device_ret is NULL");
+    if (!spec || !*spec)
+        spec = getenv("CLSCAN_DEVICE");
+    if (spec && !*spec)
+        spec = NULL;
+
+    cl_uint nplat = 0;
+    cl_int err = clGetPlatformIDs(0, NULL, &nplat);
+    if (err != CL_SUCCESS || nplat == 0)
+        return clscan_fail(CL_DEVICE_NOT_FOUND, "no OpenCL platform found (is an ICD installed? "
+                           "Debian: pocl-opencl-icd)");
+    cl_platform_id *plats = malloc(nplat * sizeof *plats);
+    if (!plats)
+        return clscan_fail(CL_OUT_OF_HOST_MEMORY, "out of host memory");
+    err = clGetPlatformIDs(nplat, plats, NULL);
+    if (err != CL_SUCCESS) {
+        free(plats);
+        return clscan_fail(CL_DEVICE_NOT_FOUND, "clGetPlatformIDs failed: %s", clscan_error_string(err));
+    }
+
+    unsigned long want_p = 0, want_d = 0;
+    const int by_index = spec && parse_index_spec(spec, &want_p, &want_d);
+    cl_platform_id first_p = NULL, gpu_p = NULL, found_p = NULL;
+    cl_device_id first_d = NULL, gpu_d = NULL, found_d = NULL;
+    for (cl_uint p = 0; p < nplat && !found_d; ++p) {
+        cl_uint ndev = 0;
+        if (clGetDeviceIDs(plats[p], CL_DEVICE_TYPE_ALL, 0, NULL, &ndev) != CL_SUCCESS || ndev == 0)
+            continue;
+        cl_device_id *devs = malloc(ndev * sizeof *devs);
+        if (!devs || clGetDeviceIDs(plats[p], CL_DEVICE_TYPE_ALL, ndev, devs, NULL) != CL_SUCCESS) {
+            free(devs);
+            continue;
+        }
+        for (cl_uint d = 0; d < ndev && !found_d; ++d) {
+            cl_device_type type = 0;
+            char name[256] = "";
+            clGetDeviceInfo(devs[d], CL_DEVICE_TYPE, sizeof type, &type, NULL);
+            clGetDeviceInfo(devs[d], CL_DEVICE_NAME, sizeof name - 1, name, NULL);
+            if (!first_d) {
+                first_p = plats[p];
+                first_d = devs[d];
+            }
+            if (!gpu_d && (type & CL_DEVICE_TYPE_GPU)) {
+                gpu_p = plats[p];
+                gpu_d = devs[d];
+            }
+            if (spec && (by_index ? (p == want_p && d == want_d) : contains_ignoring_case(name, spec))) {
+                found_p = plats[p];
+                found_d = devs[d];
+            }
+        }
+        free(devs);
+    }
+    free(plats);
+
+    if (spec && !found_d)
+        return clscan_fail(CLSCAN_INVALID_DEVICE_SPEC, "no OpenCL device matches \"%s\" (give "
+                           "\"platform:device\" indices or part of a device name; see clscan --list-devices)",
+                           spec);
+    if (!spec) {
+        found_p = gpu_d ? gpu_p : first_p;
+        found_d = gpu_d ? gpu_d : first_d;
+    }
+    if (!found_d)
+        return clscan_fail(CL_DEVICE_NOT_FOUND, "no OpenCL device found");
+    if (platform_ret)
+        *platform_ret = found_p;
+    *device_ret = found_d;
+    return CL_SUCCESS;
+}

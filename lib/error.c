@@ -1,0 +1,119 @@
+/* Status code names and this thread's last failure message. */
+#include "internal.h"
+
+#include <stdarg.h>
+#include <stdio.h>
+#include <string.h>
+
+/* Large enough for a compiler log of a failed build. */
+static _Thread_local char last_error[16384];
+
+static void vrecord(const char *text, const char *fmt, va_list ap)
+{
+    int n = vsnprintf(last_error, sizeof last_error, fmt, ap);
+    if (n < 0)
+        n = 0;
+    if (text && (size_t)n < sizeof last_error)
+        snprintf(last_error + n, sizeof last_error - (size_t)n, "\n%s", text);
+}
+
+cl_int clscan_fail(cl_int code, const char *fmt, ...)
+{
+    va_list ap;
+    va_start(ap, fmt);
+    vrecord(NULL, fmt, ap);
+    va_end(ap);
+    return code;
+}
+
+cl_int clscan_fail_with_text(cl_int code, const char *text, const char *fmt, ...)
+{
+    va_list ap;
+    va_start(ap, fmt);
+    vrecord(text, fmt, ap);
+    va_end(ap);
+    return code;
+}
+
+CLSCAN_API const char *clscan_last_error(void)
+{
+    return last_error;
+}
+
+#define NAME(c) case c: return #c
+CLSCAN_API const char *clscan_error_string(cl_int code)
+{
+    switch (code) {
+    NAME(CL_SUCCESS);
+    NAME(CL_DEVICE_NOT_FOUND);
+    NAME(CL_DEVICE_NOT_AVAILABLE);
+    NAME(CL_COMPILER_NOT_AVAILABLE);
+    NAME(CL_MEM_OBJECT_ALLOCATION_FAILURE);
+    NAME(CL_OUT_OF_RESOURCES);
+    NAME(CL_OUT_OF_HOST_MEMORY);
+    NAME(CL_PROFILING_INFO_NOT_AVAILABLE);
+    NAME(CL_MEM_COPY_OVERLAP);
+    NAME(CL_IMAGE_FORMAT_MISMATCH);
+    NAME(CL_IMAGE_FORMAT_NOT_SUPPORTED);
+    NAME(CL_BUILD_PROGRAM_FAILURE);
+    NAME(CL_MAP_FAILURE);
+    NAME(CL_MISALIGNED_SUB_BUFFER_OFFSET);
+    NAME(CL_EXEC_STATUS_ERROR_FOR_EVENTS_IN_WAIT_LIST);
+    NAME(CL_COMPILE_PROGRAM_FAILURE);
+    NAME(CL_LINKER_NOT_AVAILABLE);
+    NAME(CL_LINK_PROGRAM_FAILURE);
+    NAME(CL_DEVICE_PARTITION_FAILED);
+    NAME(CL_KERNEL_ARG_INFO_NOT_AVAILABLE);
+    NAME(CL_INVALID_VALUE);
+    NAME(CL_INVALID_DEVICE_TYPE);
+    NAME(CL_INVALID_PLATFORM);
+    NAME(CL_INVALID_DEVICE);
+    NAME(CL_INVALID_CONTEXT);
+    NAME(CL_INVALID_QUEUE_PROPERTIES);
+    NAME(CL_INVALID_COMMAND_QUEUE);
+    NAME(CL_INVALID_HOST_PTR);
+    NAME(CL_INVALID_MEM_OBJECT);
+    NAME(CL_INVALID_IMAGE_FORMAT_DESCRIPTOR);
+    NAME(CL_INVALID_IMAGE_SIZE);
+    NAME(CL_INVALID_SAMPLER);
+    NAME(CL_INVALID_BINARY);
+    NAME(CL_INVALID_BUILD_OPTIONS);
+    NAME(CL_INVALID_PROGRAM);
+    NAME(CL_INVALID_PROGRAM_EXECUTABLE);
+    NAME(CL_INVALID_KERNEL_NAME);
+    NAME(CL_INVALID_KERNEL_DEFINITION);
+    NAME(CL_INVALID_KERNEL);
+    NAME(CL_INVALID_ARG_INDEX);
+    NAME(CL_INVALID_ARG_VALUE);
+    NAME(CL_INVALID_ARG_SIZE);
+    NAME(CL_INVALID_KERNEL_ARGS);
+    NAME(CL_INVALID_WORK_DIMENSION);
+    NAME(CL_INVALID_WORK_GROUP_SIZE);
+    NAME(CL_INVALID_WORK_ITEM_SIZE);
+    NAME(CL_INVALID_GLOBAL_OFFSET);
+    NAME(CL_INVALID_EVENT_WAIT_LIST);
+    NAME(CL_INVALID_EVENT);
+    NAME(CL_INVALID_OPERATION);
+    NAME(CL_INVALID_GL_OBJECT);
+    NAME(CL_INVALID_BUFFER_SIZE);
+    NAME(CL_INVALID_MIP_LEVEL);
+    NAME(CL_INVALID_GLOBAL_WORK_SIZE);
+    NAME(CL_INVALID_PROPERTY);
+    NAME(CL_INVALID_IMAGE_DESCRIPTOR);
+    NAME(CL_INVALID_COMPILER_OPTIONS);
+    NAME(CL_INVALID_LINKER_OPTIONS);
+    NAME(CL_INVALID_DEVICE_PARTITION_COUNT);
+    case -1001: return "CL_PLATFORM_NOT_FOUND_KHR";
+    NAME(CLSCAN_INVALID_PLAN);
+    NAME(CLSCAN_INVALID_OPERATOR);
+    NAME(CLSCAN_INVALID_TYPE);
+    NAME(CLSCAN_INVALID_KIND);
+    NAME(CLSCAN_FP64_NOT_SUPPORTED);
+    NAME(CLSCAN_RANGE_OUT_OF_BOUNDS);
+    NAME(CLSCAN_DEVICE_NOT_SUPPORTED);
+    NAME(CLSCAN_KERNEL_SOURCE_NOT_FOUND);
+    NAME(CLSCAN_INVALID_DEVICE_SPEC);
+    default: return "unknown status code";
+    }
+}
+#undef NAME

@@ -1,0 +1,89 @@
+/* clscan internals, shared by the files of lib/.  Nothing here is exported: the library is
+ * built with -fvisibility=hidden and only CLSCAN_API symbols are visible. */
+#ifndef CLSCAN_INTERNAL_H
+#define CLSCAN_INTERNAL_H
+
+#define _POSIX_C_SOURCE 200809L
+#include "config.h"
+#include "clscan.h"
+
+#include <pthread.h>
+#include <stddef.h>
+
+/* ---- error.c: this thread's last failure ------------------------------------------------ */
+#if defined(__GNUC__)
+#define CLSCAN_PRINTF(f, a) __attribute__((format(printf, f, a)))
+#else
+#define CLSCAN_PRINTF(f, a)
+#endif
+/* Records the message for clscan_last_error() and returns code. */
+cl_int clscan_fail(cl_int code, const char *fmt, ...) CLSCAN_PRINTF(2, 3);
+/* The same, with text (e.g. a compiler log) appended after the message. */
+cl_int clscan_fail_with_text(cl_int code, const char *text, const char *fmt, ...) CLSCAN_PRINTF(3, 4);
+
+/* ---- source.c: the OpenCL C source of the kernels --------------------------------------- */
+extern const char clscan_embedded_clscan_ops_cl[];
+extern const char clscan_embedded_clscan_scan_cl[];
+/* The program source for the built-in operators (clscan_ops.cl then clscan_scan.cl), from
+ * CLSCAN_KERNEL_DIR when set, else embedded.  *source is malloc'd. */
+cl_int clscan_builtin_source(char **source);
+
+/* ---- device.c: what the plan needs to know of a device ---------------------------------- */
+typedef struct clscan_device_info {
+    cl_device_type type;
+    cl_uint vendor_id;
+    size_t max_work_group_size;
+    cl_ulong local_mem_size;
+    cl_ulong max_mem_alloc_size;
+    int has_fp64;
+    int opencl_c_1_2;      /* accepts -cl-std=CL1.2 */
+    char name[256];
+} clscan_device_info;
+cl_int clscan_query_device(cl_device_id device, clscan_device_info *info);
+
+/* ---- program_cache.c: built programs keyed by (context, device, options, source) -------- */
+/* Returns a built program (a new reference, to release) from the cache or from a new build. */
+cl_int clscan_program_get(cl_context context, cl_device_id device, const char *source,
+                          const char *options, cl_program *program);
+/* host.c: drops the default context of clscan_host (called by clscan_cache_clear). */
+void clscan_host_clear(void);
+
+/* ---- plan.c / enqueue.c ----------------------------------------------------------------- */
+/* Scratch memory for the tile totals, one per queue: scans on different queues never share it,
+ * and scans on one queue are serialised by the plan's lock and the queue's order. */
+typedef struct clscan_scratch {
+    cl_command_queue queue;   /* retained */
+    cl_mem buffer;            /* NULL until first needed */
+    size_t bytes;
+    cl_event last_use;        /* out-of-order queues: the next use waits on it; may be NULL */
+    unsigned long long stamp; /* for least-recently-used eviction */
+} clscan_scratch;
+
+#define CLSCAN_MAX_SCRATCH 8
+
+struct clscan_plan {
+    cl_context context;        /* retained */
+    cl_device_id device;
+    clscan_op op;
+    clscan_type type;
+    clscan_kind kind;
+    size_t element_size;
+    clscan_device_info info;
+    char *source;              /* the program source the plan builds from */
+
+    pthread_mutex_t lock;      /* kernels' arguments and the scratch table */
+    size_t work_group_size;
+    size_t items;              /* elements per work-item */
+    cl_program program;
+    cl_kernel scan_tiles;          /* the plan's kind */
+    cl_kernel scan_tiles_inclusive;/* levels of tile totals */
+    cl_kernel reduce;
+
+    clscan_scratch scratch[CLSCAN_MAX_SCRATCH];
+    unsigned long long clock;
+};
+
+/* enqueue.c: releases every queue's scratch of the plan. */
+void clscan_release_scratch(clscan_plan *plan);
+
+#endif

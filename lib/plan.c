@@ -1,0 +1,308 @@
+/* Plans: operator, type and kind for one device, with the kernels built for a tuning
+ * (work-group size, elements per work-item) chosen from the device's limits. */
+#include "internal.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+static const char *const op_names[] = {"CLSCAN_SUM", "CLSCAN_MAX", "CLSCAN_MIN",
+                                       "CLSCAN_LAST_NONZERO", "CLSCAN_AFFINE"};
+static const char *const type_names[] = {"CLSCAN_INT32", "CLSCAN_UINT32", "CLSCAN_INT64",
+                                         "CLSCAN_UINT64", "CLSCAN_FLOAT", "CLSCAN_DOUBLE"};
+static const size_t type_sizes[] = {4, 4, 8, 8, 4, 8};
+
+static int valid_op(clscan_op op) { return (unsigned)op <= (unsigned)CLSCAN_AFFINE; }
+static int valid_type(clscan_type t) { return (unsigned)t <= (unsigned)CLSCAN_DOUBLE; }
+static int valid_kind(clscan_kind k) { return (unsigned)k <= (unsigned)CLSCAN_EXCLUSIVE; }
+static int power_of_two(size_t n) { return n && !(n & (n - 1)); }
+
+static size_t floor_power_of_two(size_t n)
+{
+    size_t p = 1;
+    while (p <= n / 2)
+        p *= 2;
+    return p;
+}
+
+CLSCAN_API size_t clscan_op_element_size(clscan_op op, clscan_type type)
+{
+    if (!valid_op(op) || !valid_type(type))
+        return 0;
+    return type_sizes[type] * (op == CLSCAN_AFFINE ? 2 : 1);
+}
+
+CLSCAN_API size_t clscan_element_size(const clscan_plan *plan)
+{
+    return plan ? plan->element_size : 0;
+}
+
+/* GPUs: loads and stores staged through local memory so that they coalesce.  CPUs: each
+ * work-item streams through its own run of elements. */
+static int use_stage(const clscan_device_info *info)
+{
+    return !(info->type & CL_DEVICE_TYPE_CPU);
+}
+
+/* Local memory the kernels need: the Hillis-Steele double buffer, and the staged tile. */
+static cl_ulong local_bytes(const clscan_plan *plan, size_t wg, size_t items)
+{
+    const cl_ulong elements = 2 * (cl_ulong)wg + (use_stage(&plan->info) ? (cl_ulong)wg * items : 0);
+    return elements * plan->element_size;
+}
+
+/* Room left for the compiler's own use of local memory. */
+#define LOCAL_MEM_RESERVE 256
+
+static int fits_local_memory(const clscan_plan *plan, size_t wg, size_t items)
+{
+    return local_bytes(plan, wg, items) + LOCAL_MEM_RESERVE <= plan->info.local_mem_size;
+}
+
+/* The automatic tuning: a starting point per device type, shrunk to the device's limits. */
+static void automatic_tuning(const clscan_plan *plan, size_t *wg, size_t *items)
+{
+    const size_t e = plan->element_size;
+    if (plan->info.type & CL_DEVICE_TYPE_CPU) {
+        *wg = 64;
+        *items = 256 / e > 1 ? 256 / e : 1;
+    } else {
+        *wg = 256;
+        *items = 32 / e > 1 ? 32 / e : 1;
+    }
+    *wg = floor_power_of_two(*wg < plan->info.max_work_group_size ? *wg : plan->info.max_work_group_size);
+    while (!fits_local_memory(plan, *wg, *items) && *items > 1)
+        *items /= 2;
+    while (!fits_local_memory(plan, *wg, *items) && *wg > 1)
+        *wg /= 2;
+}
+
+typedef struct built {
+    cl_program program;
+    cl_kernel scan_tiles, scan_tiles_inclusive, reduce;
+} built;
+
+static void release_built(built *b)
+{
+    if (b->scan_tiles) clReleaseKernel(b->scan_tiles);
+    if (b->scan_tiles_inclusive) clReleaseKernel(b->scan_tiles_inclusive);
+    if (b->reduce) clReleaseKernel(b->reduce);
+    if (b->program) clReleaseProgram(b->program);
+    memset(b, 0, sizeof *b);
+}
+
+static cl_int create_kernel(const clscan_plan *plan, cl_program program, const char *name,
+                            size_t wg, cl_kernel *kernel)
+{
+    cl_int err;
+    *kernel = clCreateKernel(program, name, &err);
+    if (err != CL_SUCCESS)
+        return clscan_fail(err, "clCreateKernel(%s) failed: %s", name, clscan_error_string(err));
+    size_t kernel_wg = 0;
+    cl_ulong kernel_local = 0;
+    err = clGetKernelWorkGroupInfo(*kernel, plan->device, CL_KERNEL_WORK_GROUP_SIZE, sizeof kernel_wg,
+                                   &kernel_wg, NULL);
+    if (err == CL_SUCCESS)
+        err = clGetKernelWorkGroupInfo(*kernel, plan->device, CL_KERNEL_LOCAL_MEM_SIZE,
+                                       sizeof kernel_local, &kernel_local, NULL);
+    if (err != CL_SUCCESS)
+        return clscan_fail(err, "clGetKernelWorkGroupInfo(%s) failed: %s", name, clscan_error_string(err));
+    if (kernel_wg < wg)
+        return clscan_fail(CL_INVALID_WORK_GROUP_SIZE, "kernel %s runs at most %zu work-items per "
+                           "work-group on %s, not %zu", name, kernel_wg, plan->info.name, wg);
+    if (kernel_local > plan->info.local_mem_size)
+        return clscan_fail(CLSCAN_DEVICE_NOT_SUPPORTED, "kernel %s needs %llu bytes of local memory; "
+                           "%s has %llu", name, (unsigned long long)kernel_local, plan->info.name,
+                           (unsigned long long)plan->info.local_mem_size);
+    return CL_SUCCESS;
+}
+
+/* Builds (or takes from the cache) the program for a tuning and creates its kernels. */
+static cl_int build_tuning(const clscan_plan *plan, size_t wg, size_t items, built *b)
+{
+    memset(b, 0, sizeof *b);
+    const char *extra = getenv("CLSCAN_BUILD_OPTIONS");
+    char options[1024];
+    const int n = snprintf(options, sizeof options,
+                           "%s-DCLSCAN_OP=%s -DCLSCAN_TYPE=%s -DCLSCAN_EXCLUSIVE=%d -DCLSCAN_WG=%zu "
+                           "-DCLSCAN_ITEMS=%zu -DCLSCAN_STAGE=%d%s%s",
+                           plan->info.opencl_c_1_2 ? "-cl-std=CL1.2 " : "", op_names[plan->op],
+                           type_names[plan->type], plan->kind == CLSCAN_EXCLUSIVE, wg, items,
+                           use_stage(&plan->info), extra ? " " : "", extra ? extra : "");
+    if (n < 0 || (size_t)n >= sizeof options)
+        return clscan_fail(CL_INVALID_BUILD_OPTIONS, "CLSCAN_BUILD_OPTIONS is too long");
+    cl_int err = clscan_program_get(plan->context, plan->device, plan->source, options, &b->program);
+    if (err == CL_SUCCESS)
+        err = create_kernel(plan, b->program, "clscan_scan_tiles", wg, &b->scan_tiles);
+    if (err == CL_SUCCESS)
+        err = create_kernel(plan, b->program, "clscan_scan_tiles_inclusive", wg, &b->scan_tiles_inclusive);
+    if (err == CL_SUCCESS)
+        err = create_kernel(plan, b->program, "clscan_reduce", wg, &b->reduce);
+    if (err != CL_SUCCESS)
+        release_built(b);
+    return err;
+}
+
+static void install(clscan_plan *plan, built *b, size_t wg, size_t items)
+{
+    built old = {plan->program, plan->scan_tiles, plan->scan_tiles_inclusive, plan->reduce};
+    plan->program = b->program;
+    plan->scan_tiles = b->scan_tiles;
+    plan->scan_tiles_inclusive = b->scan_tiles_inclusive;
+    plan->reduce = b->reduce;
+    plan->work_group_size = wg;
+    plan->items = items;
+    release_built(&old);
+}
+
+static cl_int check_device_in_context(cl_context context, cl_device_id device)
+{
+    size_t bytes = 0;
+    cl_int err = clGetContextInfo(context, CL_CONTEXT_DEVICES, 0, NULL, &bytes);
+    if (err != CL_SUCCESS)
+        return clscan_fail(CL_INVALID_CONTEXT, "not a valid OpenCL context (%s)", clscan_error_string(err));
+    cl_device_id *devices = malloc(bytes ? bytes : 1);
+    if (!devices)
+        return clscan_fail(CL_OUT_OF_HOST_MEMORY, "out of host memory");
+    err = clGetContextInfo(context, CL_CONTEXT_DEVICES, bytes, devices, NULL);
+    int found = 0;
+    for (size_t i = 0; err == CL_SUCCESS && i < bytes / sizeof *devices; ++i)
+        found |= devices[i] == device;
+    free(devices);
+    if (err != CL_SUCCESS)
+        return clscan_fail(CL_INVALID_CONTEXT, "clGetContextInfo failed: %s", clscan_error_string(err));
+    return found ? CL_SUCCESS : clscan_fail(CL_INVALID_DEVICE, "the device is not in the plan's context");
+}
+
+static cl_int validate_create(cl_context context, cl_device_id device, clscan_op op,
+                              clscan_type type, clscan_kind kind)
+{
+    if (!valid_op(op))
+        return clscan_fail(CLSCAN_INVALID_OPERATOR, "clscan_plan_create: operator %d is not a clscan_op", (int)op);
+    if (!valid_type(type))
+        return clscan_fail(CLSCAN_INVALID_TYPE, "clscan_plan_create: type %d is not a clscan_type", (int)type);
+    if (!valid_kind(kind))
+        return clscan_fail(CLSCAN_INVALID_KIND, "clscan_plan_create: kind %d is not a clscan_kind", (int)kind);
+    if (!context)
+        return clscan_fail(CL_INVALID_CONTEXT, "clscan_plan_create: context is NULL");
+    if (!device)
+        return clscan_fail(CL_INVALID_DEVICE, "clscan_plan_create: device is NULL");
+    return check_device_in_context(context, device);
+}
+
+CLSCAN_API clscan_plan *clscan_plan_create(cl_context context, cl_device_id device, clscan_op op,
+                                           clscan_type type, clscan_kind kind, cl_int *errcode_ret)
+{
+    cl_int dummy;
+    cl_int *err = errcode_ret ? errcode_ret : &dummy;
+    if ((*err = validate_create(context, device, op, type, kind)) != CL_SUCCESS)
+        return NULL;
+
+    clscan_plan *plan = calloc(1, sizeof *plan);
+    if (!plan) {
+        *err = clscan_fail(CL_OUT_OF_HOST_MEMORY, "out of host memory for a plan");
+        return NULL;
+    }
+    plan->context = context;
+    plan->device = device;
+    plan->op = op;
+    plan->type = type;
+    plan->kind = kind;
+    plan->element_size = clscan_op_element_size(op, type);
+    if ((*err = clscan_query_device(device, &plan->info)) != CL_SUCCESS) {
+        free(plan);
+        return NULL;
+    }
+    if (type == CLSCAN_DOUBLE && !plan->info.has_fp64) {
+        *err = clscan_fail(CLSCAN_FP64_NOT_SUPPORTED, "CLSCAN_DOUBLE needs cl_khr_fp64, which %s "
+                           "does not offer", plan->info.name);
+        free(plan);
+        return NULL;
+    }
+    if ((*err = clscan_builtin_source(&plan->source)) != CL_SUCCESS) {
+        free(plan);
+        return NULL;
+    }
+
+    size_t wg, items;
+    automatic_tuning(plan, &wg, &items);
+    if (!fits_local_memory(plan, wg, items)) {
+        *err = clscan_fail(CLSCAN_DEVICE_NOT_SUPPORTED, "%s has %llu bytes of local memory: too little "
+                           "for %zu-byte elements", plan->info.name,
+                           (unsigned long long)plan->info.local_mem_size, plan->element_size);
+        free(plan->source);
+        free(plan);
+        return NULL;
+    }
+    /* The kernel may run fewer work-items than the device (registers): halve until it fits. */
+    built b;
+    while ((*err = build_tuning(plan, wg, items, &b)) == CL_INVALID_WORK_GROUP_SIZE && wg > 1)
+        wg /= 2;
+    if (*err != CL_SUCCESS) {
+        free(plan->source);
+        free(plan);
+        return NULL;
+    }
+    pthread_mutex_init(&plan->lock, NULL);
+    clRetainContext(context);
+    install(plan, &b, wg, items);
+    return plan;
+}
+
+CLSCAN_API cl_int clscan_plan_set_tuning(clscan_plan *plan, size_t work_group_size,
+                                         size_t items_per_work_item)
+{
+    if (!plan)
+        return clscan_fail(CLSCAN_INVALID_PLAN, "clscan_plan_set_tuning: plan is NULL");
+    size_t wg, items;
+    automatic_tuning(plan, &wg, &items);
+    if (work_group_size)
+        wg = work_group_size;
+    if (items_per_work_item)
+        items = items_per_work_item;
+    if (!power_of_two(wg) || !power_of_two(items))
+        return clscan_fail(CL_INVALID_VALUE, "clscan_plan_set_tuning: %zu work-items x %zu elements: "
+                           "both must be powers of two", wg, items);
+    if (wg > plan->info.max_work_group_size)
+        return clscan_fail(CL_INVALID_WORK_GROUP_SIZE, "clscan_plan_set_tuning: %s runs at most %zu "
+                           "work-items per work-group, not %zu", plan->info.name,
+                           plan->info.max_work_group_size, wg);
+    if (items > 1024 || !fits_local_memory(plan, wg, items))
+        return clscan_fail(CLSCAN_DEVICE_NOT_SUPPORTED, "clscan_plan_set_tuning: %zu work-items x %zu "
+                           "elements of %zu bytes do not fit %s (local memory %llu bytes, at most "
+                           "1024 elements per work-item)", wg, items, plan->element_size,
+                           plan->info.name, (unsigned long long)plan->info.local_mem_size);
+    built b;
+    cl_int err = build_tuning(plan, wg, items, &b);
+    if (err != CL_SUCCESS)
+        return err;
+    pthread_mutex_lock(&plan->lock);
+    install(plan, &b, wg, items);
+    pthread_mutex_unlock(&plan->lock);
+    return CL_SUCCESS;
+}
+
+CLSCAN_API cl_int clscan_plan_get_tuning(const clscan_plan *plan, size_t *work_group_size,
+                                         size_t *items_per_work_item)
+{
+    if (!plan)
+        return clscan_fail(CLSCAN_INVALID_PLAN, "clscan_plan_get_tuning: plan is NULL");
+    if (work_group_size)
+        *work_group_size = plan->work_group_size;
+    if (items_per_work_item)
+        *items_per_work_item = plan->items;
+    return CL_SUCCESS;
+}
+
+CLSCAN_API void clscan_plan_release(clscan_plan *plan)
+{
+    if (!plan)
+        return;
+    clscan_release_scratch(plan);
+    built b = {plan->program, plan->scan_tiles, plan->scan_tiles_inclusive, plan->reduce};
+    release_built(&b);
+    clReleaseContext(plan->context);
+    pthread_mutex_destroy(&plan->lock);
+    free(plan->source);
+    free(plan);
+}
