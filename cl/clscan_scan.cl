@@ -13,8 +13,8 @@
  *
  * A tile is CLSCAN_WG * CLSCAN_ITEMS consecutive elements, scanned by one work-group:
  *   1. each work-item scans its CLSCAN_ITEMS elements sequentially, in registers;
- *   2. the work-group scans the work-items' totals with the Hillis-Steele double-buffered
- *      scan (wg_scan_hillis_steele);
+ *   2. the work-group scans the work-items' totals with wg_scan: the Hillis-Steele
+ *      double-buffered scan, or Blelloch's with -DCLSCAN_WG_SCAN_BLELLOCH;
  *   3. each work-item applies its prefix p (the tile's carry-in, then the totals of the
  *      work-items before it) as comb(p, x).
  * Positions past the count hold NEUTRAL, and every work-item reaches every barrier.
@@ -30,11 +30,15 @@
 
 #define TILE (CLSCAN_WG * CLSCAN_ITEMS)
 
-/* The seed's algorithm: inclusive scan of one value per work-item over the work-group, in two
- * halves of one __local array (2 * CLSCAN_WG elements).  Each step reads one half and writes
- * the other, so one barrier per step suffices and no read can race a write.  Returns the
- * offset of the half that holds the result: buf[r + li] is the inclusive prefix of li. */
-inline uint wg_scan_hillis_steele(T v, __local T *buf, uint li)
+/* The work-group primitive: scans one value per work-item across the work-group.  Returns the
+ * combination of the values of the work-items before li in *prev (valid for li > 0) and the
+ * work-group's total in *total.  buf holds 2 * CLSCAN_WG elements.  Every work-item must call
+ * it (it has barriers). */
+#ifndef CLSCAN_WG_SCAN_BLELLOCH
+/* The seed's algorithm, Hillis-Steele: two halves of one __local array; each step reads one
+ * half and writes the other, so one barrier per step suffices and no read races a write.
+ * Work n*log2(n) - (n - 1), depth log2(n). */
+inline void wg_scan(T v, __local T *buf, uint li, T *prev, T *total)
 {
     uint rd = 0, wr = CLSCAN_WG;
     buf[li] = v;
@@ -47,8 +51,39 @@ inline uint wg_scan_hillis_steele(T v, __local T *buf, uint li)
         barrier(CLK_LOCAL_MEM_FENCE);
         const uint t = rd; rd = wr; wr = t;
     }
-    return rd;
+    if (li > 0)
+        *prev = buf[rd + li - 1];
+    *total = buf[rd + CLSCAN_WG - 1];
 }
+#else
+/* Blelloch: an up-sweep builds subtree totals in place, a down-sweep hands each subtree the
+ * combination of everything to its left.  Work about 2n, depth 2*log2(n). */
+inline void wg_scan(T v, __local T *buf, uint li, T *prev, T *total)
+{
+    buf[li] = v;
+    barrier(CLK_LOCAL_MEM_FENCE);
+    for (uint d = 1; d < CLSCAN_WG; d <<= 1) {
+        if ((li + 1) % (2 * d) == 0)
+            buf[li] = COMBINE(buf[li - d], buf[li]);
+        barrier(CLK_LOCAL_MEM_FENCE);
+    }
+    *total = buf[CLSCAN_WG - 1];
+    barrier(CLK_LOCAL_MEM_FENCE);
+    if (li == CLSCAN_WG - 1)
+        buf[li] = NEUTRAL;
+    barrier(CLK_LOCAL_MEM_FENCE);
+    for (uint d = CLSCAN_WG / 2; d >= 1; d >>= 1) {
+        if ((li + 1) % (2 * d) == 0) {
+            const T left = buf[li - d];
+            buf[li - d] = buf[li];
+            buf[li] = COMBINE(buf[li], left);   /* what is left of me, then my left sibling */
+        }
+        barrier(CLK_LOCAL_MEM_FENCE);
+    }
+    if (li > 0)
+        *prev = buf[li];
+}
+#endif
 
 /* Loads the work-item's CLSCAN_ITEMS consecutive elements of the tile at `base` (NEUTRAL past
  * count).  `stage` holds TILE elements when CLSCAN_STAGE is 1. */
@@ -106,9 +141,10 @@ inline void scan_tile(__global const T *src, __global T *dst, ulong count, T car
 
     for (uint k = 1; k < CLSCAN_ITEMS; ++k)
         v[k] = COMBINE(v[k - 1], v[k]);
-    const uint r = wg_scan_hillis_steele(v[CLSCAN_ITEMS - 1], hs, li);
+    T prev = NEUTRAL, total;
+    wg_scan(v[CLSCAN_ITEMS - 1], hs, li, &prev, &total);
     /* The work-item's prefix: the carry, then the totals of the work-items before it. */
-    const T p = li > 0 ? COMBINE(carry, hs[r + li - 1]) : carry;
+    const T p = li > 0 ? COMBINE(carry, prev) : carry;
 
     if (exclusive) {
         /* The inclusive result shifted right by one, with the prefix in front. */
@@ -175,7 +211,154 @@ void clscan_reduce(__global const T *src, ulong src_offset, ulong count,
     T acc = v[0];
     for (uint k = 1; k < CLSCAN_ITEMS; ++k)
         acc = COMBINE(acc, v[k]);
-    const uint r = wg_scan_hillis_steele(acc, hs, li);
+    T prev, total;
+    wg_scan(acc, hs, li, &prev, &total);
     if (li == 0)
-        totals[totals_offset + get_group_id(0)] = hs[r + CLSCAN_WG - 1];
+        totals[totals_offset + get_group_id(0)] = total;
+}
+
+/* ---- Single pass: chained scan with decoupled look-back --------------------------------------
+ * One launch, and every element read once and written once (about 2n traffic against 3n for
+ * reduce-then-scan).  Tiles take their index from a global ticket counter, so a tile waits only
+ * on tiles that have already started.  Each tile publishes its total (AGGREGATE) as soon as it
+ * has it, and its inclusive prefix (PREFIX) once it knows the prefix of the tile before it.
+ * Look-back: the tile finds the nearest earlier tile with a PREFIX, then folds the totals of the
+ * tiles after it from left to right.  That fold is the same left fold whichever tile the
+ * look-back stops at, so the result is bitwise reproducible for every operator, floats
+ * included.  Spinning is bounded: a tile whose status does not arrive within CLSCAN_SPIN_LIMIT
+ * polls has its total computed by the waiting work-group from its input, with the same
+ * functions, hence the same bits ("decoupled fallback").
+ * Status words carry the scan's epoch in their upper 30 bits, so the host never clears them
+ * between scans. */
+#define STATUS_AGGREGATE 1u
+#define STATUS_PREFIX 2u
+#ifndef CLSCAN_SPIN_LIMIT
+#define CLSCAN_SPIN_LIMIT 20000u
+#endif
+
+inline uint status_of(uint word, uint epoch)
+{
+    return (word >> 2) == epoch ? (word & 3u) : 0u;
+}
+
+/* The total of the tile at `base`, computed by the whole work-group exactly as a tile computes
+ * its own (per-item left fold, then wg_scan). */
+inline T tile_total(__global const T *src, ulong base, ulong count, uint li, __local T *hs,
+                    __local T *stage)
+{
+    T w[CLSCAN_ITEMS];
+    load_items(w, src, base, count, li, stage);
+    T acc = w[0];
+    for (uint k = 1; k < CLSCAN_ITEMS; ++k)
+        acc = COMBINE(acc, w[k]);
+    T prev, total;
+    wg_scan(acc, hs, li, &prev, &total);
+    barrier(CLK_LOCAL_MEM_FENCE);   /* stage and hs are reused next */
+    return total;
+}
+
+/* status[0] is the ticket counter; status[1 + t] the status of tile t.  values[t] holds tile t's
+ * total, values[tiles + t] its inclusive prefix. */
+__kernel __attribute__((reqd_work_group_size(CLSCAN_WG, 1, 1)))
+void clscan_scan_single_pass(__global const T *src, ulong src_offset, __global T *dst,
+                             ulong dst_offset, ulong count, __global volatile uint *status,
+                             __global T *values, ulong tiles, uint ticket_base, uint epoch)
+{
+    __local T hs[2 * CLSCAN_WG];
+    STAGE_DECL;
+    __local uint l_tile, l_need;
+    __local long l_found;
+    __local T l_value;
+    const uint li = get_local_id(0);
+    __global const T *in = src + src_offset;
+    volatile __global T *aggregates = values;
+    volatile __global T *prefixes = values + tiles;
+
+    if (li == 0)
+        l_tile = atomic_inc(&status[0]) - ticket_base;
+    barrier(CLK_LOCAL_MEM_FENCE);
+    const uint g = l_tile;
+    const ulong base = (ulong)g * TILE;
+
+    T v[CLSCAN_ITEMS];
+    load_items(v, in, base, count, li, stage);
+    for (uint k = 1; k < CLSCAN_ITEMS; ++k)
+        v[k] = COMBINE(v[k - 1], v[k]);
+    T prev = NEUTRAL, total;
+    wg_scan(v[CLSCAN_ITEMS - 1], hs, li, &prev, &total);
+
+    if (li == 0) {
+        aggregates[g] = total;
+        if (g == 0)
+            prefixes[0] = COMBINE(NEUTRAL, total);
+        write_mem_fence(CLK_GLOBAL_MEM_FENCE);
+        atomic_xchg(&status[1 + g], (epoch << 2) | (g == 0 ? STATUS_PREFIX : STATUS_AGGREGATE));
+    }
+
+    T carry = NEUTRAL;
+    if (g > 0) {
+        /* Phase 1: the nearest earlier tile with a prefix (-1: none yet; fold from tile 0). */
+        if (li == 0) {
+            long j = (long)g - 1;
+            for (; j >= 0; --j) {
+                uint s = status_of(status[1 + j], epoch);
+                for (uint spin = 0; s == 0 && spin < CLSCAN_SPIN_LIMIT; ++spin)
+                    s = status_of(status[1 + j], epoch);
+                if (s == STATUS_PREFIX)
+                    break;
+            }
+            l_found = j;
+        }
+        barrier(CLK_LOCAL_MEM_FENCE);
+        const long found = l_found;
+        /* Phase 2: fold left from that prefix over the totals of the tiles up to g - 1. */
+        T acc = NEUTRAL;
+        if (li == 0 && found >= 0) {
+            read_mem_fence(CLK_GLOBAL_MEM_FENCE);
+            acc = prefixes[found];
+        }
+        for (long k = found + 1; k < (long)g; ++k) {
+            if (li == 0) {
+                const uint s = status_of(status[1 + k], epoch);
+                read_mem_fence(CLK_GLOBAL_MEM_FENCE);
+                l_need = s == 0;
+                if (s != 0)
+                    l_value = aggregates[k];
+            }
+            barrier(CLK_LOCAL_MEM_FENCE);
+            if (l_need) {   /* the same for every work-item */
+                const T t = tile_total(in, (ulong)k * TILE, count, li, hs, stage);
+                /* If the tile published its total meanwhile, it may also have started to write
+                 * its output (in-place scans): take the published total, equal by construction. */
+                if (li == 0) {
+                    const uint s = status_of(status[1 + k], epoch);
+                    read_mem_fence(CLK_GLOBAL_MEM_FENCE);
+                    l_value = s != 0 ? aggregates[k] : t;
+                }
+            }
+            barrier(CLK_LOCAL_MEM_FENCE);
+            if (li == 0)
+                acc = COMBINE(acc, l_value);
+            barrier(CLK_LOCAL_MEM_FENCE);
+        }
+        if (li == 0) {
+            prefixes[g] = COMBINE(acc, total);
+            write_mem_fence(CLK_GLOBAL_MEM_FENCE);
+            atomic_xchg(&status[1 + g], (epoch << 2) | STATUS_PREFIX);
+            l_value = acc;
+        }
+        barrier(CLK_LOCAL_MEM_FENCE);
+        carry = l_value;
+    }
+
+    const T p = li > 0 ? COMBINE(carry, prev) : carry;
+    if (CLSCAN_EXCLUSIVE) {
+        for (uint k = CLSCAN_ITEMS - 1; k > 0; --k)
+            v[k] = COMBINE(p, v[k - 1]);
+        v[0] = p;
+    } else {
+        for (uint k = 0; k < CLSCAN_ITEMS; ++k)
+            v[k] = COMBINE(p, v[k]);
+    }
+    store_items(v, dst + dst_offset, base, count, li, stage);
 }

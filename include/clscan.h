@@ -108,6 +108,26 @@ CLSCAN_API cl_int clscan_plan_set_tuning(clscan_plan *plan, size_t work_group_si
 /* The tuning in force: elements per tile = work_group_size * items_per_work_item. */
 CLSCAN_API cl_int clscan_plan_get_tuning(const clscan_plan *plan, size_t *work_group_size, size_t *items_per_work_item);
 
+/* How arrays of more than one tile are scanned.  Both give bitwise reproducible results (the
+ * same input, device and plan give the same output on every run), but not the same bits as
+ * each other for float SUM and AFFINE, whose rounding depends on the order of combination.
+ *   REDUCE_THEN_SCAN: tile totals, a recursive scan of the totals, then every tile with its
+ *                     carry: about 3n elements of memory traffic, several launches.
+ *   SINGLE_PASS:      one launch; tiles take tickets in order, publish their totals and
+ *                     prefixes, and look back (decoupled look-back, with a bounded wait and a
+ *                     fallback that recomputes a late tile's total): about 2n traffic.
+ *   AUTO:             SINGLE_PASS on CPUs and NVIDIA GPUs, REDUCE_THEN_SCAN elsewhere. */
+typedef enum clscan_algorithm {
+    CLSCAN_ALGORITHM_AUTO,
+    CLSCAN_ALGORITHM_REDUCE_THEN_SCAN,
+    CLSCAN_ALGORITHM_SINGLE_PASS
+} clscan_algorithm;
+/* Chooses the plan's algorithm (default AUTO).  CL_INVALID_VALUE for an unknown value.  Must
+ * not race with clscan_enqueue on the same plan. */
+CLSCAN_API cl_int clscan_plan_set_algorithm(clscan_plan *plan, clscan_algorithm algorithm);
+/* The algorithm the plan uses now for arrays of more than one tile (AUTO resolved). */
+CLSCAN_API clscan_algorithm clscan_plan_get_algorithm(const clscan_plan *plan);
+
 /* Releases every cached program, and the default context and queue of clscan_host.  Plans
  * created before stay valid (they hold their own references).  Cached programs keep their
  * contexts alive until this is called. */

@@ -57,6 +57,12 @@ typedef struct clscan_scratch {
     size_t bytes;
     cl_event last_use;        /* out-of-order queues: the next use waits on it; may be NULL */
     unsigned long long stamp; /* for least-recently-used eviction */
+    /* Single pass: status words (ticket counter, then one per tile) and tile values (totals,
+     * then inclusive prefixes), sized for `tiles` tiles. */
+    cl_mem status, values;
+    size_t tiles;
+    cl_uint tickets;          /* tickets handed out so far (the counter's value), mod 2^32 */
+    cl_uint epoch;            /* tag of the status words of the next scan, 1 .. 2^30 - 1 */
 } clscan_scratch;
 
 #define CLSCAN_MAX_SCRATCH 8
@@ -78,6 +84,8 @@ struct clscan_plan {
     cl_kernel scan_tiles;          /* the plan's kind */
     cl_kernel scan_tiles_inclusive;/* levels of tile totals */
     cl_kernel reduce;
+    cl_kernel single_pass;
+    clscan_algorithm algorithm;
 
     clscan_scratch scratch[CLSCAN_MAX_SCRATCH];
     unsigned long long clock;

@@ -79,7 +79,7 @@ static void automatic_tuning(const clscan_plan *plan, size_t *wg, size_t *items)
 
 typedef struct built {
     cl_program program;
-    cl_kernel scan_tiles, scan_tiles_inclusive, reduce;
+    cl_kernel scan_tiles, scan_tiles_inclusive, reduce, single_pass;
 } built;
 
 static void release_built(built *b)
@@ -87,6 +87,7 @@ static void release_built(built *b)
     if (b->scan_tiles) clReleaseKernel(b->scan_tiles);
     if (b->scan_tiles_inclusive) clReleaseKernel(b->scan_tiles_inclusive);
     if (b->reduce) clReleaseKernel(b->reduce);
+    if (b->single_pass) clReleaseKernel(b->single_pass);
     if (b->program) clReleaseProgram(b->program);
     memset(b, 0, sizeof *b);
 }
@@ -138,6 +139,8 @@ static cl_int build_tuning(const clscan_plan *plan, size_t wg, size_t items, bui
         err = create_kernel(plan, b->program, "clscan_scan_tiles_inclusive", wg, &b->scan_tiles_inclusive);
     if (err == CL_SUCCESS)
         err = create_kernel(plan, b->program, "clscan_reduce", wg, &b->reduce);
+    if (err == CL_SUCCESS)
+        err = create_kernel(plan, b->program, "clscan_scan_single_pass", wg, &b->single_pass);
     if (err != CL_SUCCESS)
         release_built(b);
     return err;
@@ -145,11 +148,13 @@ static cl_int build_tuning(const clscan_plan *plan, size_t wg, size_t items, bui
 
 static void install(clscan_plan *plan, built *b, size_t wg, size_t items)
 {
-    built old = {plan->program, plan->scan_tiles, plan->scan_tiles_inclusive, plan->reduce};
+    built old = {plan->program, plan->scan_tiles, plan->scan_tiles_inclusive, plan->reduce,
+                 plan->single_pass};
     plan->program = b->program;
     plan->scan_tiles = b->scan_tiles;
     plan->scan_tiles_inclusive = b->scan_tiles_inclusive;
     plan->reduce = b->reduce;
+    plan->single_pass = b->single_pass;
     plan->work_group_size = wg;
     plan->items = items;
     release_built(&old);
@@ -282,6 +287,34 @@ CLSCAN_API cl_int clscan_plan_set_tuning(clscan_plan *plan, size_t work_group_si
     return CL_SUCCESS;
 }
 
+CLSCAN_API cl_int clscan_plan_set_algorithm(clscan_plan *plan, clscan_algorithm algorithm)
+{
+    if (!plan)
+        return clscan_fail(CLSCAN_INVALID_PLAN, "clscan_plan_set_algorithm: plan is NULL");
+    if ((unsigned)algorithm > (unsigned)CLSCAN_ALGORITHM_SINGLE_PASS)
+        return clscan_fail(CL_INVALID_VALUE, "clscan_plan_set_algorithm: %d is not a clscan_algorithm",
+                           (int)algorithm);
+    pthread_mutex_lock(&plan->lock);
+    plan->algorithm = algorithm;
+    pthread_mutex_unlock(&plan->lock);
+    return CL_SUCCESS;
+}
+
+/* Look-back needs tiles of one scan to see each other's global writes while they run: known
+ * to hold on CPUs (one coherent memory) and NVIDIA GPUs; elsewhere the safe default. */
+static int single_pass_allowed(const clscan_device_info *info)
+{
+    return (info->type & CL_DEVICE_TYPE_CPU) || info->vendor_id == 0x10DE;
+}
+
+CLSCAN_API clscan_algorithm clscan_plan_get_algorithm(const clscan_plan *plan)
+{
+    if (!plan || plan->algorithm != CLSCAN_ALGORITHM_AUTO)
+        return plan ? plan->algorithm : CLSCAN_ALGORITHM_AUTO;
+    return single_pass_allowed(&plan->info) ? CLSCAN_ALGORITHM_SINGLE_PASS
+                                            : CLSCAN_ALGORITHM_REDUCE_THEN_SCAN;
+}
+
 CLSCAN_API cl_int clscan_plan_get_tuning(const clscan_plan *plan, size_t *work_group_size,
                                          size_t *items_per_work_item)
 {
@@ -299,7 +332,8 @@ CLSCAN_API void clscan_plan_release(clscan_plan *plan)
     if (!plan)
         return;
     clscan_release_scratch(plan);
-    built b = {plan->program, plan->scan_tiles, plan->scan_tiles_inclusive, plan->reduce};
+    built b = {plan->program, plan->scan_tiles, plan->scan_tiles_inclusive, plan->reduce,
+               plan->single_pass};
     release_built(&b);
     clReleaseContext(plan->context);
     pthread_mutex_destroy(&plan->lock);
