@@ -5,6 +5,9 @@
  *   CLSCAN_WG        work-items per work-group (a power of two)
  *   CLSCAN_ITEMS     elements each work-item scans sequentially (a power of two)
  *   CLSCAN_EXCLUSIVE 0 or 1: the kind of clscan_scan_tiles
+ *   CLSCAN_LANES     independent runs each work-item's elements are split into (a power of two
+ *                    dividing CLSCAN_ITEMS): more lanes, shorter dependency chains, for CPUs
+ *                    whose work-items run one after another (default 1)
  *   CLSCAN_STAGE     1: load and store a tile through local memory, so that neighbouring
  *                    work-items touch neighbouring addresses (coalesced, for GPUs);
  *                    0: each work-item reads its own run of CLSCAN_ITEMS elements (CPUs)
@@ -12,7 +15,8 @@
  * that the test suite catches a scan that combines in the wrong order.
  *
  * A tile is CLSCAN_WG * CLSCAN_ITEMS consecutive elements, scanned by one work-group:
- *   1. each work-item scans its CLSCAN_ITEMS elements sequentially, in registers;
+ *   1. each work-item scans its CLSCAN_ITEMS elements sequentially, in registers
+ *      (item_scan; in CLSCAN_LANES independent runs);
  *   2. the work-group scans the work-items' totals with wg_scan: the Hillis-Steele
  *      double-buffered scan, or Blelloch's with -DCLSCAN_WG_SCAN_BLELLOCH;
  *   3. each work-item applies its prefix p (the tile's carry-in, then the totals of the
@@ -29,6 +33,10 @@
 #endif
 
 #define TILE (CLSCAN_WG * CLSCAN_ITEMS)
+#ifndef CLSCAN_LANES
+#define CLSCAN_LANES 1
+#endif
+#define RUN (CLSCAN_ITEMS / CLSCAN_LANES)
 
 /* The work-group primitive: scans one value per work-item across the work-group.  Returns the
  * combination of the values of the work-items before li in *prev (valid for li > 0) and the
@@ -129,6 +137,41 @@ inline void store_items(const T *v, __global T *dst, ulong base, ulong count, ui
 #endif
 }
 
+/* Scans the work-item's elements in place, in CLSCAN_LANES runs of RUN elements whose chains
+ * are independent (so a CPU can overlap them), and returns the item's total: the left fold of
+ * the runs' totals.  Every total in the kernels comes from here, so equal inputs give equal bits. */
+inline T item_scan(T *v)
+{
+    for (uint r = 1; r < RUN; ++r)
+        for (uint l = 0; l < CLSCAN_LANES; ++l)
+            v[l * RUN + r] = COMBINE(v[l * RUN + r - 1], v[l * RUN + r]);
+    T total = v[RUN - 1];
+    for (uint l = 1; l < CLSCAN_LANES; ++l)
+        total = COMBINE(total, v[l * RUN + RUN - 1]);
+    return total;
+}
+
+/* Turns the runs' scans into the scan of the tile: run l gets prefix q = p, then the totals of
+ * the runs before it; inclusive v = comb(q, v), exclusive shifts right by one within the run
+ * with q in front. */
+inline void item_apply(T *v, T p, const int exclusive)
+{
+    T q = p;
+    for (uint l = 0; l < CLSCAN_LANES; ++l) {
+        const T run_total = v[l * RUN + RUN - 1];
+        if (exclusive) {
+            for (uint r = RUN - 1; r > 0; --r)
+                v[l * RUN + r] = COMBINE(q, v[l * RUN + r - 1]);
+            v[l * RUN] = q;
+        } else {
+            for (uint r = 0; r < RUN; ++r)
+                v[l * RUN + r] = COMBINE(q, v[l * RUN + r]);
+        }
+        if (l + 1 < CLSCAN_LANES)
+            q = COMBINE(q, run_total);
+    }
+}
+
 /* Scans one tile of src into dst with carry-in `carry` (NEUTRAL for the first tile).  Every
  * output is comb(carry, ...), so the result is the fold from NEUTRAL whatever the tiling. */
 inline void scan_tile(__global const T *src, __global T *dst, ulong count, T carry,
@@ -139,22 +182,11 @@ inline void scan_tile(__global const T *src, __global T *dst, ulong count, T car
     T v[CLSCAN_ITEMS];
     load_items(v, src, base, count, li, stage);
 
-    for (uint k = 1; k < CLSCAN_ITEMS; ++k)
-        v[k] = COMBINE(v[k - 1], v[k]);
     T prev = NEUTRAL, total;
-    wg_scan(v[CLSCAN_ITEMS - 1], hs, li, &prev, &total);
-    /* The work-item's prefix: the carry, then the totals of the work-items before it. */
-    const T p = li > 0 ? COMBINE(carry, prev) : carry;
-
-    if (exclusive) {
-        /* The inclusive result shifted right by one, with the prefix in front. */
-        for (uint k = CLSCAN_ITEMS - 1; k > 0; --k)
-            v[k] = COMBINE(p, v[k - 1]);
-        v[0] = p;
-    } else {
-        for (uint k = 0; k < CLSCAN_ITEMS; ++k)
-            v[k] = COMBINE(p, v[k]);
-    }
+    wg_scan(item_scan(v), hs, li, &prev, &total);
+    /* The work-item's prefix: the carry, then the totals of the work-items before it.  Exclusive
+     * is the inclusive result shifted right by one, with the prefix in front. */
+    item_apply(v, li > 0 ? COMBINE(carry, prev) : carry, exclusive);
     store_items(v, dst, base, count, li, stage);
 }
 
@@ -208,11 +240,8 @@ void clscan_reduce(__global const T *src, ulong src_offset, ulong count,
     const ulong base = (ulong)get_group_id(0) * TILE;
     T v[CLSCAN_ITEMS];
     load_items(v, src + src_offset, base, count, li, stage);
-    T acc = v[0];
-    for (uint k = 1; k < CLSCAN_ITEMS; ++k)
-        acc = COMBINE(acc, v[k]);
     T prev, total;
-    wg_scan(acc, hs, li, &prev, &total);
+    wg_scan(item_scan(v), hs, li, &prev, &total);
     if (li == 0)
         totals[totals_offset + get_group_id(0)] = total;
 }
@@ -248,11 +277,8 @@ inline T tile_total(__global const T *src, ulong base, ulong count, uint li, __l
 {
     T w[CLSCAN_ITEMS];
     load_items(w, src, base, count, li, stage);
-    T acc = w[0];
-    for (uint k = 1; k < CLSCAN_ITEMS; ++k)
-        acc = COMBINE(acc, w[k]);
     T prev, total;
-    wg_scan(acc, hs, li, &prev, &total);
+    wg_scan(item_scan(w), hs, li, &prev, &total);
     barrier(CLK_LOCAL_MEM_FENCE);   /* stage and hs are reused next */
     return total;
 }
@@ -282,10 +308,8 @@ void clscan_scan_single_pass(__global const T *src, ulong src_offset, __global T
 
     T v[CLSCAN_ITEMS];
     load_items(v, in, base, count, li, stage);
-    for (uint k = 1; k < CLSCAN_ITEMS; ++k)
-        v[k] = COMBINE(v[k - 1], v[k]);
     T prev = NEUTRAL, total;
-    wg_scan(v[CLSCAN_ITEMS - 1], hs, li, &prev, &total);
+    wg_scan(item_scan(v), hs, li, &prev, &total);
 
     if (li == 0) {
         aggregates[g] = total;
@@ -351,14 +375,6 @@ void clscan_scan_single_pass(__global const T *src, ulong src_offset, __global T
         carry = l_value;
     }
 
-    const T p = li > 0 ? COMBINE(carry, prev) : carry;
-    if (CLSCAN_EXCLUSIVE) {
-        for (uint k = CLSCAN_ITEMS - 1; k > 0; --k)
-            v[k] = COMBINE(p, v[k - 1]);
-        v[0] = p;
-    } else {
-        for (uint k = 0; k < CLSCAN_ITEMS; ++k)
-            v[k] = COMBINE(p, v[k]);
-    }
+    item_apply(v, li > 0 ? COMBINE(carry, prev) : carry, CLSCAN_EXCLUSIVE);
     store_items(v, dst + dst_offset, base, count, li, stage);
 }

@@ -44,6 +44,14 @@ static int use_stage(const clscan_device_info *info)
     return !(info->type & CL_DEVICE_TYPE_CPU);
 }
 
+/* CPUs run a work-group's work-items one after another: split each work-item's elements into
+ * independent runs so that their dependency chains overlap.  GPUs hide latency with threads. */
+static size_t lanes(const clscan_device_info *info, size_t items)
+{
+    const size_t want = (info->type & CL_DEVICE_TYPE_CPU) ? 8 : 1;
+    return items < want ? items : want;
+}
+
 /* Local memory the kernels need: the Hillis-Steele double buffer, and the staged tile. */
 static cl_ulong local_bytes(const clscan_plan *plan, size_t wg, size_t items)
 {
@@ -126,10 +134,10 @@ static cl_int build_tuning(const clscan_plan *plan, size_t wg, size_t items, bui
     char options[1024];
     const int n = snprintf(options, sizeof options,
                            "%s-DCLSCAN_OP=%s -DCLSCAN_TYPE=%s -DCLSCAN_EXCLUSIVE=%d -DCLSCAN_WG=%zu "
-                           "-DCLSCAN_ITEMS=%zu -DCLSCAN_STAGE=%d%s%s",
+                           "-DCLSCAN_ITEMS=%zu -DCLSCAN_LANES=%zu -DCLSCAN_STAGE=%d%s%s",
                            plan->info.opencl_c_1_2 ? "-cl-std=CL1.2 " : "", op_names[plan->op],
                            type_names[plan->type], plan->kind == CLSCAN_EXCLUSIVE, wg, items,
-                           use_stage(&plan->info), extra ? " " : "", extra ? extra : "");
+                           lanes(&plan->info, items), use_stage(&plan->info), extra ? " " : "", extra ? extra : "");
     if (n < 0 || (size_t)n >= sizeof options)
         return clscan_fail(CL_INVALID_BUILD_OPTIONS, "CLSCAN_BUILD_OPTIONS is too long");
     cl_int err = clscan_program_get(plan->context, plan->device, plan->source, options, &b->program);
