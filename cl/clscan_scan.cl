@@ -93,6 +93,11 @@ inline void wg_scan(T v, __local T *buf, uint li, T *prev, T *total)
 }
 #endif
 
+/* A work-item's elements are CLSCAN_LANES runs of RUN consecutive elements.  In registers,
+ * element r of run l sits at VIDX(l, r): the runs are interleaved, so that one step of all the
+ * runs' scans touches neighbouring registers (a CPU does it as one vector operation). */
+#define VIDX(l, r) ((r) * CLSCAN_LANES + (l))
+
 /* Loads the work-item's CLSCAN_ITEMS consecutive elements of the tile at `base` (NEUTRAL past
  * count).  `stage` holds TILE elements when CLSCAN_STAGE is 1. */
 inline void load_items(T *v, __global const T *src, ulong base, ulong count, uint li,
@@ -104,13 +109,22 @@ inline void load_items(T *v, __global const T *src, ulong base, ulong count, uin
         stage[i] = base + i < count ? src[base + i] : NEUTRAL;
     }
     barrier(CLK_LOCAL_MEM_FENCE);
-    for (uint k = 0; k < CLSCAN_ITEMS; ++k)
-        v[k] = stage[li * CLSCAN_ITEMS + k];
+    for (uint r = 0; r < RUN; ++r)
+        for (uint l = 0; l < CLSCAN_LANES; ++l)
+            v[VIDX(l, r)] = stage[li * CLSCAN_ITEMS + l * RUN + r];
 #else
     (void)stage;
-    const ulong first = base + (ulong)li * CLSCAN_ITEMS;
-    for (uint k = 0; k < CLSCAN_ITEMS; ++k)
-        v[k] = first + k < count ? src[first + k] : NEUTRAL;
+    __global const T *in = src + base + (ulong)li * CLSCAN_ITEMS;
+    if (base + TILE <= count) {   /* a full tile: no checks in the loop */
+        for (uint r = 0; r < RUN; ++r)
+            for (uint l = 0; l < CLSCAN_LANES; ++l)
+                v[VIDX(l, r)] = in[l * RUN + r];
+    } else {
+        const ulong first = base + (ulong)li * CLSCAN_ITEMS;
+        for (uint r = 0; r < RUN; ++r)
+            for (uint l = 0; l < CLSCAN_LANES; ++l)
+                v[VIDX(l, r)] = first + l * RUN + r < count ? in[l * RUN + r] : NEUTRAL;
+    }
 #endif
 }
 
@@ -120,8 +134,9 @@ inline void store_items(const T *v, __global T *dst, ulong base, ulong count, ui
 {
 #if CLSCAN_STAGE
     barrier(CLK_LOCAL_MEM_FENCE);   /* everyone has finished reading stage */
-    for (uint k = 0; k < CLSCAN_ITEMS; ++k)
-        stage[li * CLSCAN_ITEMS + k] = v[k];
+    for (uint r = 0; r < RUN; ++r)
+        for (uint l = 0; l < CLSCAN_LANES; ++l)
+            stage[li * CLSCAN_ITEMS + l * RUN + r] = v[VIDX(l, r)];
     barrier(CLK_LOCAL_MEM_FENCE);
     for (uint k = 0; k < CLSCAN_ITEMS; ++k) {
         const uint i = k * CLSCAN_WG + li;
@@ -130,45 +145,54 @@ inline void store_items(const T *v, __global T *dst, ulong base, ulong count, ui
     }
 #else
     (void)stage;
-    const ulong first = base + (ulong)li * CLSCAN_ITEMS;
-    for (uint k = 0; k < CLSCAN_ITEMS; ++k)
-        if (first + k < count)
-            dst[first + k] = v[k];
+    __global T *out = dst + base + (ulong)li * CLSCAN_ITEMS;
+    if (base + TILE <= count) {
+        for (uint r = 0; r < RUN; ++r)
+            for (uint l = 0; l < CLSCAN_LANES; ++l)
+                out[l * RUN + r] = v[VIDX(l, r)];
+    } else {
+        const ulong first = base + (ulong)li * CLSCAN_ITEMS;
+        for (uint r = 0; r < RUN; ++r)
+            for (uint l = 0; l < CLSCAN_LANES; ++l)
+                if (first + l * RUN + r < count)
+                    out[l * RUN + r] = v[VIDX(l, r)];
+    }
 #endif
 }
 
-/* Scans the work-item's elements in place, in CLSCAN_LANES runs of RUN elements whose chains
- * are independent (so a CPU can overlap them), and returns the item's total: the left fold of
- * the runs' totals.  Every total in the kernels comes from here, so equal inputs give equal bits. */
+/* Scans the work-item's elements in place, each run on its own (the runs' dependency chains are
+ * independent, so a CPU overlaps them), and returns the item's total: the left fold of the
+ * runs' totals.  Every total in the kernels comes from here, so equal inputs give equal bits. */
 inline T item_scan(T *v)
 {
     for (uint r = 1; r < RUN; ++r)
         for (uint l = 0; l < CLSCAN_LANES; ++l)
-            v[l * RUN + r] = COMBINE(v[l * RUN + r - 1], v[l * RUN + r]);
-    T total = v[RUN - 1];
+            v[VIDX(l, r)] = COMBINE(v[VIDX(l, r - 1)], v[VIDX(l, r)]);
+    T total = v[VIDX(0, RUN - 1)];
     for (uint l = 1; l < CLSCAN_LANES; ++l)
-        total = COMBINE(total, v[l * RUN + RUN - 1]);
+        total = COMBINE(total, v[VIDX(l, RUN - 1)]);
     return total;
 }
 
-/* Turns the runs' scans into the scan of the tile: run l gets prefix q = p, then the totals of
- * the runs before it; inclusive v = comb(q, v), exclusive shifts right by one within the run
+/* Turns the runs' scans into the scan of the tile: run l gets prefix q[l] = p, then the totals
+ * of the runs before it; inclusive v = comb(q, v); exclusive shifts right by one within the run,
  * with q in front. */
 inline void item_apply(T *v, T p, const int exclusive)
 {
-    T q = p;
-    for (uint l = 0; l < CLSCAN_LANES; ++l) {
-        const T run_total = v[l * RUN + RUN - 1];
-        if (exclusive) {
-            for (uint r = RUN - 1; r > 0; --r)
-                v[l * RUN + r] = COMBINE(q, v[l * RUN + r - 1]);
-            v[l * RUN] = q;
-        } else {
-            for (uint r = 0; r < RUN; ++r)
-                v[l * RUN + r] = COMBINE(q, v[l * RUN + r]);
-        }
-        if (l + 1 < CLSCAN_LANES)
-            q = COMBINE(q, run_total);
+    T q[CLSCAN_LANES];
+    q[0] = p;
+    for (uint l = 1; l < CLSCAN_LANES; ++l)
+        q[l] = COMBINE(q[l - 1], v[VIDX(l - 1, RUN - 1)]);
+    if (exclusive) {
+        for (uint r = RUN - 1; r > 0; --r)
+            for (uint l = 0; l < CLSCAN_LANES; ++l)
+                v[VIDX(l, r)] = COMBINE(q[l], v[VIDX(l, r - 1)]);
+        for (uint l = 0; l < CLSCAN_LANES; ++l)
+            v[VIDX(l, 0)] = q[l];
+    } else {
+        for (uint r = 0; r < RUN; ++r)
+            for (uint l = 0; l < CLSCAN_LANES; ++l)
+                v[VIDX(l, r)] = COMBINE(q[l], v[VIDX(l, r)]);
     }
 }
 

@@ -41,6 +41,11 @@ CLSCAN_API size_t clscan_element_size(const clscan_plan *plan)
  * work-item streams through its own run of elements. */
 static int use_stage(const clscan_device_info *info)
 {
+    /* CLSCAN_FORCE_STAGE=0|1 overrides, for kernel development: it lets a CPU run the GPUs'
+     * code path (the test suite does). */
+    const char *force = getenv("CLSCAN_FORCE_STAGE");
+    if (force && (*force == '0' || *force == '1'))
+        return *force == '1';
     return !(info->type & CL_DEVICE_TYPE_CPU);
 }
 
@@ -48,7 +53,7 @@ static int use_stage(const clscan_device_info *info)
  * independent runs so that their dependency chains overlap.  GPUs hide latency with threads. */
 static size_t lanes(const clscan_device_info *info, size_t items)
 {
-    const size_t want = (info->type & CL_DEVICE_TYPE_CPU) ? 8 : 1;
+    const size_t want = use_stage(info) ? 1 : 8;
     return items < want ? items : want;
 }
 
@@ -280,10 +285,10 @@ CLSCAN_API cl_int clscan_plan_set_tuning(clscan_plan *plan, size_t work_group_si
         return clscan_fail(CL_INVALID_WORK_GROUP_SIZE, "clscan_plan_set_tuning: %s runs at most %zu "
                            "work-items per work-group, not %zu", plan->info.name,
                            plan->info.max_work_group_size, wg);
-    if (items > 1024 || !fits_local_memory(plan, wg, items))
+    if (items > 4096 || !fits_local_memory(plan, wg, items))
         return clscan_fail(CLSCAN_DEVICE_NOT_SUPPORTED, "clscan_plan_set_tuning: %zu work-items x %zu "
                            "elements of %zu bytes do not fit %s (local memory %llu bytes, at most "
-                           "1024 elements per work-item)", wg, items, plan->element_size,
+                           "4096 elements per work-item)", wg, items, plan->element_size,
                            plan->info.name, (unsigned long long)plan->info.local_mem_size);
     built b;
     cl_int err = build_tuning(plan, wg, items, &b);
