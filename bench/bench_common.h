@@ -1,0 +1,189 @@
+/* The benchmark's cases, shared by clscan-bench (C11), boost-bench (C++) and cub-bench (CUDA):
+ * names, element sizes, the input generator (same seed, same data in every program), the
+ * sequential reference loop (what a user writes instead of a library call) and the exact check.
+ *
+ * Inputs are chosen so that every result is exact in any association order, so every program's
+ * result can be compared with == (no tolerance):
+ *   float-sum-excl     values in {-1, 0, 1}, a random walk steered to stay within +-1024, so
+ *                      every partial sum of any range is an integer below 2^24.
+ *   int-max-incl       random int32 around a slowly rising trend (the maximum keeps changing).
+ *   int-lastnz-incl    two thirds zeros, the rest random non-zero int32.
+ *   float-affine-incl  pairs (a, b), a in {-1, 1}, b in -3..3; the composition of any range is
+ *                      (+-1, integer below 2^11), steered like the sum: exact in float.
+ *   double-sum-excl    integers in -1000..1000; every partial sum is far below 2^53.
+ * Header-only: every function is static. */
+#ifndef CLSCAN_BENCH_COMMON_H
+#define CLSCAN_BENCH_COMMON_H
+
+#include <stddef.h>
+#include <stdint.h>
+#include <string.h>
+
+enum { BENCH_FSUM, BENCH_IMAX, BENCH_ILNZ, BENCH_FAFF, BENCH_DSUM, BENCH_NCASES };
+
+static const char *const bench_case_names[BENCH_NCASES] = {
+    "float-sum-excl", "int-max-incl", "int-lastnz-incl", "float-affine-incl", "double-sum-excl"};
+/* Bytes of one element (a pair of floats for the affine case). */
+static const size_t bench_case_esize[BENCH_NCASES] = {4, 4, 4, 8, 8};
+
+/* The case with that name, or -1. */
+static int bench_case_find(const char *name)
+{
+    for (int c = 0; c < BENCH_NCASES; ++c)
+        if (strcmp(name, bench_case_names[c]) == 0)
+            return c;
+    return -1;
+}
+
+/* splitmix64 */
+static uint64_t bench_rng(uint64_t *s)
+{
+    uint64_t z = (*s += 0x9E3779B97F4A7C15ull);
+    z = (z ^ (z >> 30)) * 0xBF58476D1CE4E5B9ull;
+    z = (z ^ (z >> 27)) * 0x94D049BB133111EBull;
+    return z ^ (z >> 31);
+}
+
+/* Writes the input of case c, n elements, to out (n * bench_case_esize[c] bytes). */
+static void bench_generate(int c, size_t n, void *out)
+{
+    uint64_t s = 0x5EEDC1A5CA11ull ^ ((uint64_t)(c + 1) << 56) ^ (uint64_t)n;
+    int64_t walk = 0, sign = 1;
+    for (size_t i = 0; i < n; ++i) {
+        const uint64_t r = bench_rng(&s);
+        switch (c) {
+        case BENCH_FSUM: {
+            int64_t v = (int64_t)(r % 3) - 1;
+            if ((walk >= 1024 && v > 0) || (walk <= -1024 && v < 0))
+                v = -v;
+            walk += v;
+            ((float *)out)[i] = (float)v;
+            break;
+        }
+        case BENCH_IMAX:
+            ((int32_t *)out)[i] = (int32_t)((int64_t)((r >> 32) % 2000001u) - 1000000 + (int64_t)(i / 64));
+            break;
+        case BENCH_ILNZ:
+            ((int32_t *)out)[i] = r % 3 == 0 ? (int32_t)(uint32_t)((r >> 32) | 1u) : 0;
+            break;
+        case BENCH_FAFF: {
+            const int64_t a = (r & 1) ? 1 : -1;
+            int64_t b = (int64_t)((r >> 8) % 7) - 3;
+            sign *= a;                 /* product of the a's so far */
+            if ((walk >= 1024 && sign * b > 0) || (walk <= -1024 && sign * b < 0))
+                b = -b;
+            walk += sign * b;          /* the b of every range's composition is +-(walk_j - walk_i) */
+            ((float *)out)[2 * i] = (float)a;
+            ((float *)out)[2 * i + 1] = (float)b;
+            break;
+        }
+        case BENCH_DSUM:
+            ((double *)out)[i] = (double)((int64_t)(r % 2001) - 1000);
+            break;
+        default:
+            break;
+        }
+    }
+}
+
+/* The sequential scan of case c: the loop a user writes on the host. */
+static void bench_sequential(int c, size_t n, const void *in, void *out)
+{
+    switch (c) {
+    case BENCH_FSUM: {
+        const float *x = (const float *)in;
+        float *y = (float *)out, s = 0.0f;
+        for (size_t i = 0; i < n; ++i) {
+            y[i] = s;
+            s += x[i];
+        }
+        break;
+    }
+    case BENCH_IMAX: {
+        const int32_t *x = (const int32_t *)in;
+        int32_t *y = (int32_t *)out, m = INT32_MIN;
+        for (size_t i = 0; i < n; ++i) {
+            m = x[i] > m ? x[i] : m;
+            y[i] = m;
+        }
+        break;
+    }
+    case BENCH_ILNZ: {
+        const int32_t *x = (const int32_t *)in;
+        int32_t *y = (int32_t *)out, v = 0;
+        for (size_t i = 0; i < n; ++i) {
+            v = x[i] != 0 ? x[i] : v;
+            y[i] = v;
+        }
+        break;
+    }
+    case BENCH_FAFF: {
+        const float *x = (const float *)in;
+        float *y = (float *)out, pa = 1.0f, pb = 0.0f;
+        for (size_t i = 0; i < n; ++i) {
+            const float ca = x[2 * i], cb = x[2 * i + 1];
+            pb = ca * pb + cb;
+            pa = ca * pa;
+            y[2 * i] = pa;
+            y[2 * i + 1] = pb;
+        }
+        break;
+    }
+    case BENCH_DSUM: {
+        const double *x = (const double *)in;
+        double *y = (double *)out, s = 0.0;
+        for (size_t i = 0; i < n; ++i) {
+            y[i] = s;
+            s += x[i];
+        }
+        break;
+    }
+    default:
+        break;
+    }
+}
+
+/* Elements of got that differ from ref (floats compared with ==, so NaN never matches);
+ * *first gets the index of the first one (n if none). */
+static size_t bench_check(int c, size_t n, const void *got, const void *ref, size_t *first)
+{
+    size_t bad = 0;
+    *first = n;
+    for (size_t i = 0; i < n; ++i) {
+        int same;
+        switch (c) {
+        case BENCH_FSUM:
+            same = ((const float *)got)[i] == ((const float *)ref)[i];
+            break;
+        case BENCH_FAFF:
+            same = ((const float *)got)[2 * i] == ((const float *)ref)[2 * i] &&
+                   ((const float *)got)[2 * i + 1] == ((const float *)ref)[2 * i + 1];
+            break;
+        case BENCH_DSUM:
+            same = ((const double *)got)[i] == ((const double *)ref)[i];
+            break;
+        default:
+            same = ((const int32_t *)got)[i] == ((const int32_t *)ref)[i];
+            break;
+        }
+        if (!same && bad++ == 0)
+            *first = i;
+    }
+    return bad;
+}
+
+/* The median of v[0..n-1] (sorts v); 0 for n == 0. */
+static double bench_median(double *v, int n)
+{
+    for (int i = 1; i < n; ++i)     /* insertion sort: n is small */
+        for (int j = i; j > 0 && v[j - 1] > v[j]; --j) {
+            const double t = v[j];
+            v[j] = v[j - 1];
+            v[j - 1] = t;
+        }
+    if (n <= 0)
+        return 0.0;
+    return n % 2 ? v[n / 2] : 0.5 * (v[n / 2 - 1] + v[n / 2]);
+}
+
+#endif /* CLSCAN_BENCH_COMMON_H */

@@ -1,0 +1,40 @@
+# The benchmark (bench/README): built by make, never run by make check; 'make bench' runs it on
+# the default device (CLSCAN_DEVICE) with the peers that were built.  Extra options:
+#   make bench BENCH_ARGS="--max 24 --csv bench.csv"
+noinst_PROGRAMS += bench/clscan-bench
+bench_clscan_bench_SOURCES = bench/clscan-bench.c bench/bench_common.h
+bench_clscan_bench_LDADD = lib/libclscan.la $(OPENCL_LIBS) -lm
+EXTRA_DIST += bench/README bench/plot.sh
+
+BENCH_PEERS =
+BENCH_PEER_ARGS =
+BENCH_ARGS =
+
+# Boost.Compute on the same OpenCL device.
+if HAVE_BOOST_COMPUTE
+noinst_PROGRAMS += bench/boost-bench
+bench_boost_bench_SOURCES = bench/boost-bench.cpp bench/bench_common.h
+bench_boost_bench_CPPFLAGS = $(AM_CPPFLAGS) -DCL_TARGET_OPENCL_VERSION=120
+bench_boost_bench_CXXFLAGS = $(WARN_CFLAGS) $(PTHREAD_CFLAGS)
+bench_boost_bench_LDADD = $(OPENCL_LIBS)
+BENCH_PEERS += bench/boost-bench$(EXEEXT)
+BENCH_PEER_ARGS += --boost=$(builddir)/bench/boost-bench$(EXEEXT)
+endif
+
+# CUB on NVIDIA machines (configure --enable-cub), compiled and linked by nvcc; the GPU
+# architecture can be changed: make CUB_ARCH=sm_80.
+CUB_ARCH = sm_90
+if ENABLE_CUB
+noinst_PROGRAMS += bench/cub-bench
+bench_cub_bench_SOURCES =
+bench_cub_bench_DEPENDENCIES = $(srcdir)/bench/cub-bench.cu $(srcdir)/bench/bench_common.h
+bench_cub_bench_LINK = $(NVCC) $(NVCCFLAGS) -arch=$(CUB_ARCH) -Xcompiler=-Wall,-Wextra \
+	-I$(srcdir)/bench $(srcdir)/bench/cub-bench.cu -o $@
+BENCH_PEERS += bench/cub-bench$(EXEEXT)
+BENCH_PEER_ARGS += --cub=$(builddir)/bench/cub-bench$(EXEEXT)
+endif
+EXTRA_DIST += bench/cub-bench.cu
+
+bench: bench/clscan-bench$(EXEEXT) $(BENCH_PEERS)
+	$(builddir)/bench/clscan-bench$(EXEEXT) $(BENCH_PEER_ARGS) $(BENCH_ARGS)
+.PHONY: bench
