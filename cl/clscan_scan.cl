@@ -276,7 +276,8 @@ void clscan_reduce(__global const T *src, ulong src_offset, ulong count,
  * on tiles that have already started.  Each tile publishes its total (AGGREGATE) as soon as it
  * has it, and its inclusive prefix (PREFIX) once it knows the prefix of the tile before it.
  * Look-back: the tile finds the nearest earlier tile with a PREFIX, then folds the totals of the
- * tiles after it from left to right.  That fold is the same left fold whichever tile the
+ * tiles after it from left to right (the whole work-group first reads a window of CLSCAN_WG statuses
+ * at once; if that does not settle it, one work-item walks back, waiting where it must).  That fold is the same left fold whichever tile the
  * look-back stops at, so the result is bitwise reproducible for every operator, floats
  * included.  Spinning is bounded: a tile whose status does not arrive within CLSCAN_SPIN_LIMIT
  * polls has its total computed by the waiting work-group from its input, with the same
@@ -294,17 +295,30 @@ inline uint status_of(uint word, uint epoch)
     return (word >> 2) == epoch ? (word & 3u) : 0u;
 }
 
-/* The total of the tile at `base`, computed by the whole work-group exactly as a tile computes
- * its own (per-item left fold, then wg_scan). */
-inline T tile_total(__global const T *src, ulong base, ulong count, uint li, __local T *hs,
-                    __local T *stage)
+/* The total of the tile at `base`, computed by one work-item alone with the same combinations
+ * in the same order as a work-group computes it (item_scan for each work-item's elements, then
+ * the work-group primitive's tree, emulated in place in buf), hence with the same bits. */
+inline T tile_total_alone(__global const T *src, ulong base, ulong count, __local T *buf)
 {
-    T w[CLSCAN_ITEMS];
-    load_items(w, src, base, count, li, stage);
-    T prev, total;
-    wg_scan(item_scan(w), hs, li, &prev, &total);
-    barrier(CLK_LOCAL_MEM_FENCE);   /* stage and hs are reused next */
-    return total;
+    for (uint w = 0; w < CLSCAN_WG; ++w) {
+        T v[CLSCAN_ITEMS];
+        const ulong first = base + (ulong)w * CLSCAN_ITEMS;
+        for (uint r = 0; r < RUN; ++r)
+            for (uint l = 0; l < CLSCAN_LANES; ++l)
+                v[VIDX(l, r)] = first + l * RUN + r < count ? src[first + l * RUN + r] : NEUTRAL;
+        buf[w] = item_scan(v);
+    }
+#ifndef CLSCAN_WG_SCAN_BLELLOCH
+    /* A Hillis-Steele step in place: descending, so buf[i - d] still holds the old value. */
+    for (uint d = 1; d < CLSCAN_WG; d <<= 1)
+        for (uint i = CLSCAN_WG - 1; i >= d; --i)
+            buf[i] = COMBINE(buf[i - d], buf[i]);
+#else
+    for (uint d = 1; d < CLSCAN_WG; d <<= 1)
+        for (uint i = 2 * d - 1; i < CLSCAN_WG; i += 2 * d)
+            buf[i] = COMBINE(buf[i - d], buf[i]);
+#endif
+    return buf[CLSCAN_WG - 1];
 }
 
 /* status[0] is the ticket counter; status[1 + t] the status of tile t.  values[t] holds tile t's
@@ -316,8 +330,7 @@ void clscan_scan_single_pass(__global const T *src, ulong src_offset, __global T
 {
     __local T hs[2 * CLSCAN_WG];
     STAGE_DECL;
-    __local uint l_tile, l_need;
-    __local long l_found;
+    __local uint l_tile, l_need, l_window[CLSCAN_WG];
     __local T l_value;
     const uint li = get_local_id(0);
     __global const T *in = src + src_offset;
@@ -345,55 +358,81 @@ void clscan_scan_single_pass(__global const T *src, ulong src_offset, __global T
 
     T carry = NEUTRAL;
     if (g > 0) {
-        /* Phase 1: the nearest earlier tile with a prefix (-1: none yet; fold from tile 0). */
+        /* Fast path: the work-group reads the statuses of the CLSCAN_WG tiles before it at
+         * once.  Given the nearest tile with a PREFIX in that window and AGGREGATEs for all the
+         * tiles after it, the carry is that prefix folded left with those totals.  (Before tile
+         * 0 there is a virtual prefix: NEUTRAL.)  Otherwise take the slow path. */
+        __local T *window = hs;
+        barrier(CLK_LOCAL_MEM_FENCE);   /* everyone has read hs in wg_scan */
+        {
+            const long j = (long)g - 1 - (long)li;
+            const uint s = j >= 0 ? status_of(status[1 + j], epoch) : STATUS_PREFIX;
+            read_mem_fence(CLK_GLOBAL_MEM_FENCE);
+            if (j < 0)
+                window[li] = NEUTRAL;
+            else if (s == STATUS_PREFIX)
+                window[li] = prefixes[j];
+            else if (s == STATUS_AGGREGATE)
+                window[li] = aggregates[j];
+            l_window[li] = s;
+        }
+        barrier(CLK_LOCAL_MEM_FENCE);
         if (li == 0) {
-            long j = (long)g - 1;
-            for (; j >= 0; --j) {
-                uint s = status_of(status[1 + j], epoch);
+            uint m = 0;
+            while (m < CLSCAN_WG && l_window[m] == STATUS_AGGREGATE)
+                ++m;
+            l_need = m < CLSCAN_WG && l_window[m] == STATUS_PREFIX;
+            if (l_need) {
+                T acc = window[m];
+                for (uint i = m; i > 0; --i)
+                    acc = COMBINE(acc, window[i - 1]);
+                l_value = acc;
+            }
+        }
+        barrier(CLK_LOCAL_MEM_FENCE);
+        const int done = l_need;
+        barrier(CLK_LOCAL_MEM_FENCE);   /* l_need and l_window are reused below */
+
+        if (li == 0 && !done) {
+            /* Slow path, one work-item, no barriers.  Phase 1: the nearest earlier tile with a
+             * prefix (-1: none; start from the virtual prefix before tile 0), spinning a
+             * bounded time on each status still missing. */
+            long found = (long)g - 1;
+            for (; found >= 0; --found) {
+                uint s = status_of(status[1 + found], epoch);
                 for (uint spin = 0; s == 0 && spin < CLSCAN_SPIN_LIMIT; ++spin)
-                    s = status_of(status[1 + j], epoch);
+                    s = status_of(status[1 + found], epoch);
                 if (s == STATUS_PREFIX)
                     break;
             }
-            l_found = j;
-        }
-        barrier(CLK_LOCAL_MEM_FENCE);
-        const long found = l_found;
-        /* Phase 2: fold left from that prefix over the totals of the tiles up to g - 1. */
-        T acc = NEUTRAL;
-        if (li == 0 && found >= 0) {
             read_mem_fence(CLK_GLOBAL_MEM_FENCE);
-            acc = prefixes[found];
-        }
-        for (long k = found + 1; k < (long)g; ++k) {
-            if (li == 0) {
-                const uint s = status_of(status[1 + k], epoch);
+            /* Phase 2: fold left from that prefix over the totals of the tiles up to g - 1; a
+             * total still missing is computed here from the tile's input. */
+            T acc = found >= 0 ? prefixes[found] : NEUTRAL;
+            for (long k = found + 1; k < (long)g; ++k) {
+                uint s = status_of(status[1 + k], epoch);
                 read_mem_fence(CLK_GLOBAL_MEM_FENCE);
-                l_need = s == 0;
-                if (s != 0)
-                    l_value = aggregates[k];
-            }
-            barrier(CLK_LOCAL_MEM_FENCE);
-            if (l_need) {   /* the same for every work-item */
-                const T t = tile_total(in, (ulong)k * TILE, count, li, hs, stage);
-                /* If the tile published its total meanwhile, it may also have started to write
-                 * its output (in-place scans): take the published total, equal by construction. */
-                if (li == 0) {
-                    const uint s = status_of(status[1 + k], epoch);
+                T a;
+                if (s != 0) {
+                    a = aggregates[k];
+                } else {
+                    a = tile_total_alone(in, (ulong)k * TILE, count, hs);
+                    /* If the tile published its total meanwhile it may also have started to
+                     * write its output (in-place scans): take the published total, equal by
+                     * construction. */
+                    s = status_of(status[1 + k], epoch);
                     read_mem_fence(CLK_GLOBAL_MEM_FENCE);
-                    l_value = s != 0 ? aggregates[k] : t;
+                    if (s != 0)
+                        a = aggregates[k];
                 }
+                acc = COMBINE(acc, a);
             }
-            barrier(CLK_LOCAL_MEM_FENCE);
-            if (li == 0)
-                acc = COMBINE(acc, l_value);
-            barrier(CLK_LOCAL_MEM_FENCE);
+            l_value = acc;
         }
         if (li == 0) {
-            prefixes[g] = COMBINE(acc, total);
+            prefixes[g] = COMBINE(l_value, total);
             write_mem_fence(CLK_GLOBAL_MEM_FENCE);
             atomic_xchg(&status[1 + g], (epoch << 2) | STATUS_PREFIX);
-            l_value = acc;
         }
         barrier(CLK_LOCAL_MEM_FENCE);
         carry = l_value;

@@ -15,7 +15,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#define MAX_LEVELS 64
+#define MAX_LEVELS 66
 
 /* ---- Argument checks ------------------------------------------------------------------- */
 
@@ -269,7 +269,7 @@ static cl_int reduce_then_scan(clscan_plan *plan, chain *c, clscan_scratch *slot
     size_t n[MAX_LEVELS], off[MAX_LEVELS], total = 0;
     int levels = 0;   /* levels of totals above the data */
     n[0] = count;
-    while (n[levels] > tile) {
+    while (n[levels] > tile) {   /* tile >= 2: at most log2(count) levels */
         n[levels + 1] = ceil_div(n[levels], tile);
         off[levels + 1] = total;
         total += n[levels + 1];

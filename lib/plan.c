@@ -61,7 +61,7 @@ static size_t lanes(const clscan_device_info *info, size_t items)
 static cl_ulong local_bytes(const clscan_plan *plan, size_t wg, size_t items)
 {
     const cl_ulong elements = 2 * (cl_ulong)wg + (use_stage(&plan->info) ? (cl_ulong)wg * items : 0);
-    return elements * plan->element_size;
+    return elements * plan->element_size + (cl_ulong)wg * sizeof(cl_uint);   /* look-back window */
 }
 
 /* Room left for the compiler's own use of local memory. */
@@ -244,7 +244,7 @@ CLSCAN_API clscan_plan *clscan_plan_create(cl_context context, cl_device_id devi
 
     size_t wg, items;
     automatic_tuning(plan, &wg, &items);
-    if (!fits_local_memory(plan, wg, items)) {
+    if (!fits_local_memory(plan, wg, items) || wg * items < 2) {
         *err = clscan_fail(CLSCAN_DEVICE_NOT_SUPPORTED, "%s has %llu bytes of local memory: too little "
                            "for %zu-byte elements", plan->info.name,
                            (unsigned long long)plan->info.local_mem_size, plan->element_size);
@@ -278,9 +278,9 @@ CLSCAN_API cl_int clscan_plan_set_tuning(clscan_plan *plan, size_t work_group_si
         wg = work_group_size;
     if (items_per_work_item)
         items = items_per_work_item;
-    if (!power_of_two(wg) || !power_of_two(items))
+    if (!power_of_two(wg) || !power_of_two(items) || wg * items < 2)
         return clscan_fail(CL_INVALID_VALUE, "clscan_plan_set_tuning: %zu work-items x %zu elements: "
-                           "both must be powers of two", wg, items);
+                           "both must be powers of two, and a tile at least 2 elements", wg, items);
     if (wg > plan->info.max_work_group_size)
         return clscan_fail(CL_INVALID_WORK_GROUP_SIZE, "clscan_plan_set_tuning: %s runs at most %zu "
                            "work-items per work-group, not %zu", plan->info.name,

@@ -1,0 +1,32 @@
+# Manual pages and the README's example (included by the top Makefile.am).
+dist_man_MANS += \
+	doc/clscan.1 \
+	doc/clscan.3 \
+	doc/clscan_cache_clear.3 \
+	doc/clscan_default_device.3 \
+	doc/clscan_element_size.3 \
+	doc/clscan_enqueue.3 \
+	doc/clscan_error_string.3 \
+	doc/clscan_host.3 \
+	doc/clscan_last_error.3 \
+	doc/clscan_op_element_size.3 \
+	doc/clscan_plan_create.3 \
+	doc/clscan_plan_get_algorithm.3 \
+	doc/clscan_plan_get_tuning.3 \
+	doc/clscan_plan_release.3 \
+	doc/clscan_plan_set_algorithm.3 \
+	doc/clscan_plan_set_tuning.3 \
+	doc/clscan_version_string.3
+
+# The example of README and clscan_enqueue(3): built by 'make check' so that it keeps
+# compiling against clscan.h (installcheck builds it again against the installed library).
+EXTRA_DIST += doc/example.c
+check_PROGRAMS += doc/example
+doc_example_SOURCES = doc/example.c
+doc_example_LDADD = lib/libclscan.la $(OPENCL_LIBS)
+
+# 'make check-man': every page renders without warnings (needs groff).
+check-man:
+	$(AM_V_GEN)status=0; for page in $(dist_man_MANS); do \
+	  groff -t -man -ww -z $(srcdir)/$$page || { echo "$$page: groff warnings" >&2; status=1; }; \
+	done; exit $$status

@@ -1,0 +1,997 @@
+/* clscan: scan random or given data with the clscan library on an OpenCL device, check the
+ * result against a sequential CPU reference, and report the time.  See clscan(1). */
+#define _POSIX_C_SOURCE 200809L
+
+#include <clscan.h>
+
+#include <errno.h>
+#include <inttypes.h>
+#include <math.h>
+#include <stdbool.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+#include "elements.h"
+#include "random_input.h"
+#include "reference.h"
+
+enum { EXIT_MATCHED = 0, EXIT_MISMATCH = 1, EXIT_TROUBLE = 2 };
+
+#define DEFAULT_COUNT 1000000u
+
+/* ---- options ----------------------------------------------------------------------------- */
+
+typedef struct options {
+    bool help, version, list_devices;
+    const char *device;          /* NULL: CLSCAN_DEVICE or the library's default */
+    clscan_op op;
+    clscan_type type;
+    clscan_kind kind;
+    bool count_set;
+    size_t count;
+    const char *input;           /* NULL: random input */
+    const char *output;          /* NULL: no output file */
+    unsigned long repeat;
+    uint64_t seed;
+    bool tuning_set;
+    size_t work_group_size, items_per_work_item;
+    bool tolerance_set;
+    double tolerance;
+    bool algorithm_set;
+    clscan_algorithm algorithm;
+} options;
+
+enum option_id {
+    OPT_HELP, OPT_VERSION, OPT_LIST_DEVICES, OPT_DEVICE, OPT_OP, OPT_TYPE, OPT_INCLUSIVE,
+    OPT_EXCLUSIVE, OPT_COUNT, OPT_INPUT, OPT_OUTPUT, OPT_REPEAT, OPT_SEED, OPT_TUNING, OPT_TOLERANCE,
+    OPT_ALGORITHM
+};
+
+static const struct option_spec {
+    const char *name;
+    enum option_id id;
+    bool has_value;
+} option_specs[] = {
+    { "help", OPT_HELP, false },           { "version", OPT_VERSION, false },
+    { "list-devices", OPT_LIST_DEVICES, false },
+    { "device", OPT_DEVICE, true },        { "op", OPT_OP, true },
+    { "type", OPT_TYPE, true },            { "inclusive", OPT_INCLUSIVE, false },
+    { "exclusive", OPT_EXCLUSIVE, false }, { "count", OPT_COUNT, true },
+    { "input", OPT_INPUT, true },          { "output", OPT_OUTPUT, true },
+    { "repeat", OPT_REPEAT, true },        { "seed", OPT_SEED, true },
+    { "tuning", OPT_TUNING, true },        { "tolerance", OPT_TOLERANCE, true },
+    { "algorithm", OPT_ALGORITHM, true },
+};
+
+static void print_help(FILE *f)
+{
+    fputs(
+"Usage: clscan [OPTION]...\n"
+"       clscan --list-devices\n"
+"Run a prefix scan with the clscan library on an OpenCL device, check the result\n"
+"against a sequential CPU reference, and report the time.\n"
+"\n"
+"What to scan:\n"
+"  --op=OP          the operator: sum (default), max, min, last-nonzero, affine\n"
+"  --type=TYPE      the element type: int32 (default), uint32, int64, uint64,\n"
+"                   float, double\n"
+"  --exclusive      exclusive scan: y[0] = neutral, y[i] = x[0] op ... op x[i-1]\n"
+"  --inclusive      inclusive scan: y[i] = x[0] op ... op x[i] (the default)\n"
+"  --count=N        scan N random elements (default 1000000); the values are\n"
+"                   chosen so that the check is exact for every operator\n"
+"  --seed=S         seed of the random elements (default 1)\n"
+"  --input=FILE     scan the elements of FILE instead: raw native-endian binary\n"
+"                   of TYPE; for affine, pairs a, b interleaved, so the size\n"
+"                   must be a multiple of twice the size of TYPE; '-' reads\n"
+"                   stdin\n"
+"  --output=FILE    write the scan result as raw binary to FILE; '-' writes to\n"
+"                   stdout (the report then goes to stderr)\n"
+"\n"
+"Where and how:\n"
+"  --device=D       the device: P:D (platform and device index, as listed by\n"
+"                   --list-devices) or a substring of a device name; default:\n"
+"                   $CLSCAN_DEVICE, else the first GPU, else the first device\n"
+"  --repeat=R       time R runs (default 1) after one warm-up run and report\n"
+"                   the median device and host times\n"
+"  --tuning=WG:IPW  work-group size and items per work-item of the plan\n"
+"                   (clscan_plan_set_tuning; powers of two, 0 = automatic)\n"
+"  --algorithm=A    how arrays of more than one tile are scanned\n"
+"                   (clscan_plan_set_algorithm): auto (default),\n"
+"                   reduce-then-scan, single-pass\n"
+"  --tolerance=T    relative tolerance of the check of float and double sum and\n"
+"                   affine scans of --input data, whose result depends on the\n"
+"                   order of evaluation (default: epsilon times a bound on the\n"
+"                   roundings on the way to an element; see clscan(1))\n"
+"\n"
+"Information:\n"
+"  --list-devices   list every OpenCL platform and device with its P:D index;\n"
+"                   '*' marks the default device\n"
+"  -h, --help       show this help and exit\n"
+"  -V, --version    show the library's version and exit\n"
+"\n"
+"Option values may be given as --opt=VALUE or --opt VALUE.\n"
+"\n"
+"The device time runs from a marker enqueued just before the scan to the end of\n"
+"the scan's event (OpenCL profiling); the host time is the wall time from the\n"
+"call of clscan_enqueue to the completion of that event.  The checks are\n"
+"bitwise except where --tolerance applies; random float sums and affine scans\n"
+"are exact by construction, so their checks are bitwise too.\n"
+"\n"
+"Exit status: 0 if the result matched the reference (and repeated runs gave\n"
+"bitwise the same result), 1 if not, 2 for usage, input/output, OpenCL or clscan\n"
+"errors.\n"
+"\n"
+"Environment: CLSCAN_DEVICE, CLSCAN_KERNEL_DIR, CLSCAN_BUILD_OPTIONS; see\n"
+"clscan(1) and clscan(3).\n",
+        f);
+}
+
+static void usage_error(const char *fmt, const char *arg)
+{
+    fputs("clscan: ", stderr);
+    fprintf(stderr, fmt, arg);
+    fputs("\nTry 'clscan --help' for more information.\n", stderr);
+}
+
+/* Parses a decimal unsigned integer, the whole string. */
+static bool parse_u64(const char *s, uint64_t *out)
+{
+    if (*s < '0' || *s > '9')
+        return false;
+    char *end;
+    errno = 0;
+    unsigned long long v = strtoull(s, &end, 10);
+    if (errno != 0 || *end != '\0')
+        return false;
+    *out = (uint64_t)v;
+    return true;
+}
+
+static bool parse_size(const char *s, size_t *out)
+{
+    uint64_t v;
+    if (!parse_u64(s, &v) || v > SIZE_MAX)
+        return false;
+    *out = (size_t)v;
+    return true;
+}
+
+static bool parse_tuning(const char *s, size_t *wg, size_t *ipw)
+{
+    const char *colon = strchr(s, ':');
+    if (!colon || colon == s)
+        return false;
+    char first[32];
+    size_t len = (size_t)(colon - s);
+    if (len >= sizeof first)
+        return false;
+    memcpy(first, s, len);
+    first[len] = '\0';
+    return parse_size(first, wg) && parse_size(colon + 1, ipw);
+}
+
+/* Returns -1 when the options are fine, else the exit status. */
+static int parse_options(int argc, char **argv, options *o)
+{
+    memset(o, 0, sizeof *o);
+    o->op = CLSCAN_SUM;
+    o->type = CLSCAN_INT32;
+    o->kind = CLSCAN_INCLUSIVE;
+    o->count = DEFAULT_COUNT;
+    o->repeat = 1;
+    o->seed = 1;
+
+    for (int i = 1; i < argc; i++) {
+        const char *arg = argv[i];
+        const struct option_spec *spec = NULL;
+        const char *value = NULL;
+        if (strcmp(arg, "-h") == 0) {
+            o->help = true;
+            continue;
+        }
+        if (strcmp(arg, "-V") == 0) {
+            o->version = true;
+            continue;
+        }
+        if (strncmp(arg, "--", 2) != 0 || arg[2] == '\0') {
+            usage_error(arg[0] == '-' ? "unknown option '%s'" : "unexpected argument '%s'", arg);
+            return EXIT_TROUBLE;
+        }
+        const char *name = arg + 2;
+        const char *eq = strchr(name, '=');
+        size_t name_len = eq ? (size_t)(eq - name) : strlen(name);
+        for (size_t k = 0; k < sizeof option_specs / sizeof option_specs[0]; k++) {
+            if (strlen(option_specs[k].name) == name_len && strncmp(option_specs[k].name, name, name_len) == 0) {
+                spec = &option_specs[k];
+                break;
+            }
+        }
+        if (!spec) {
+            usage_error("unknown option '%s'", arg);
+            return EXIT_TROUBLE;
+        }
+        if (spec->has_value) {
+            if (eq) {
+                value = eq + 1;
+            } else if (i + 1 < argc) {
+                value = argv[++i];
+            } else {
+                usage_error("option '%s' needs a value", arg);
+                return EXIT_TROUBLE;
+            }
+        } else if (eq) {
+            usage_error("option '%s' takes no value", arg);
+            return EXIT_TROUBLE;
+        }
+
+        switch (spec->id) {
+        case OPT_HELP:         o->help = true; break;
+        case OPT_VERSION:      o->version = true; break;
+        case OPT_LIST_DEVICES: o->list_devices = true; break;
+        case OPT_DEVICE:       o->device = value; break;
+        case OPT_INCLUSIVE:    o->kind = CLSCAN_INCLUSIVE; break;
+        case OPT_EXCLUSIVE:    o->kind = CLSCAN_EXCLUSIVE; break;
+        case OPT_INPUT:        o->input = value; break;
+        case OPT_OUTPUT:       o->output = value; break;
+        case OPT_OP:
+            if (!parse_op(value, &o->op)) {
+                usage_error("unknown operator '%s' (sum, max, min, last-nonzero, affine)", value);
+                return EXIT_TROUBLE;
+            }
+            break;
+        case OPT_TYPE:
+            if (!parse_type(value, &o->type)) {
+                usage_error("unknown type '%s' (int32, uint32, int64, uint64, float, double)", value);
+                return EXIT_TROUBLE;
+            }
+            break;
+        case OPT_COUNT:
+            if (!parse_size(value, &o->count)) {
+                usage_error("invalid count '%s'", value);
+                return EXIT_TROUBLE;
+            }
+            o->count_set = true;
+            break;
+        case OPT_REPEAT: {
+            uint64_t r;
+            if (!parse_u64(value, &r) || r == 0 || r > 1000000) {
+                usage_error("invalid repeat count '%s' (1 to 1000000)", value);
+                return EXIT_TROUBLE;
+            }
+            o->repeat = (unsigned long)r;
+            break;
+        }
+        case OPT_SEED:
+            if (!parse_u64(value, &o->seed)) {
+                usage_error("invalid seed '%s'", value);
+                return EXIT_TROUBLE;
+            }
+            break;
+        case OPT_TUNING:
+            if (!parse_tuning(value, &o->work_group_size, &o->items_per_work_item)) {
+                usage_error("invalid tuning '%s' (WG:IPW, e.g. 256:8)", value);
+                return EXIT_TROUBLE;
+            }
+            o->tuning_set = true;
+            break;
+        case OPT_ALGORITHM:
+            if (strcmp(value, "auto") == 0)
+                o->algorithm = CLSCAN_ALGORITHM_AUTO;
+            else if (strcmp(value, "reduce-then-scan") == 0)
+                o->algorithm = CLSCAN_ALGORITHM_REDUCE_THEN_SCAN;
+            else if (strcmp(value, "single-pass") == 0)
+                o->algorithm = CLSCAN_ALGORITHM_SINGLE_PASS;
+            else {
+                usage_error("unknown algorithm '%s' (auto, reduce-then-scan, single-pass)", value);
+                return EXIT_TROUBLE;
+            }
+            o->algorithm_set = true;
+            break;
+        case OPT_TOLERANCE: {
+            char *end;
+            errno = 0;
+            o->tolerance = strtod(value, &end);
+            if (*value == '\0' || *end != '\0' || errno != 0 || !(o->tolerance >= 0) || isinf(o->tolerance)) {
+                usage_error("invalid tolerance '%s'", value);
+                return EXIT_TROUBLE;
+            }
+            o->tolerance_set = true;
+            break;
+        }
+        }
+    }
+    if (o->count_set && o->input) {
+        usage_error("%s", "--count and --input exclude each other");
+        return EXIT_TROUBLE;
+    }
+    return -1;
+}
+
+/* ---- messages ---------------------------------------------------------------------------- */
+
+/* An error of a clscan function: its status and clscan_last_error(). */
+static void clscan_failed(const char *function, cl_int status)
+{
+    fprintf(stderr, "clscan: %s: %s (%d): %s\n", function, clscan_error_string(status),
+            (int)status, clscan_last_error());
+}
+
+/* An error of an OpenCL call of the tool itself. */
+static void opencl_failed(const char *function, cl_int status)
+{
+    fprintf(stderr, "clscan: %s failed: %s (%d)\n", function, clscan_error_string(status), (int)status);
+}
+
+static void format_bytes(cl_ulong bytes, char *buf, size_t size)
+{
+    static const char *const units[] = { "bytes", "KiB", "MiB", "GiB", "TiB" };
+    double v = (double)bytes;
+    unsigned u = 0;
+    while (v >= 1024 && u + 1 < sizeof units / sizeof units[0]) {
+        v /= 1024;
+        u++;
+    }
+    if (u == 0)
+        snprintf(buf, size, "%llu bytes", (unsigned long long)bytes);
+    else
+        snprintf(buf, size, "%.4g %s", v, units[u]);
+}
+
+/* ---- devices ----------------------------------------------------------------------------- */
+
+/* Malloc'ed string of a platform or device parameter, or NULL. */
+static char *platform_string(cl_platform_id platform, cl_platform_info param)
+{
+    size_t size = 0;
+    if (clGetPlatformInfo(platform, param, 0, NULL, &size) != CL_SUCCESS || size == 0)
+        return NULL;
+    char *s = malloc(size + 1);
+    if (s && clGetPlatformInfo(platform, param, size, s, NULL) != CL_SUCCESS) {
+        free(s);
+        return NULL;
+    }
+    if (s)
+        s[size] = '\0';
+    return s;
+}
+
+static char *device_string(cl_device_id device, cl_device_info param)
+{
+    size_t size = 0;
+    if (clGetDeviceInfo(device, param, 0, NULL, &size) != CL_SUCCESS || size == 0)
+        return NULL;
+    char *s = malloc(size + 1);
+    if (s && clGetDeviceInfo(device, param, size, s, NULL) != CL_SUCCESS) {
+        free(s);
+        return NULL;
+    }
+    if (s)
+        s[size] = '\0';
+    return s;
+}
+
+static bool device_has_fp64(cl_device_id device)
+{
+    char *ext = device_string(device, CL_DEVICE_EXTENSIONS);
+    bool found = false;
+    if (ext) {
+        for (char *tok = strtok(ext, " "); tok; tok = strtok(NULL, " "))
+            if (strcmp(tok, "cl_khr_fp64") == 0)
+                found = true;
+        free(ext);
+    }
+    return found;
+}
+
+static const char *device_type_name(cl_device_type type)
+{
+    if (type & CL_DEVICE_TYPE_GPU) return "GPU";
+    if (type & CL_DEVICE_TYPE_CPU) return "CPU";
+    if (type & CL_DEVICE_TYPE_ACCELERATOR) return "accelerator";
+    if (type & CL_DEVICE_TYPE_CUSTOM) return "custom";
+    return "other";
+}
+
+/* Finds the "P:D" index of device; false if it is not among the listed devices. */
+static bool device_index(cl_device_id device, cl_uint *p_out, cl_uint *d_out)
+{
+    cl_uint np = 0;
+    bool found = false;
+    if (clGetPlatformIDs(0, NULL, &np) != CL_SUCCESS || np == 0)
+        return false;
+    cl_platform_id *platforms = malloc(np * sizeof *platforms);
+    if (!platforms || clGetPlatformIDs(np, platforms, NULL) != CL_SUCCESS) {
+        free(platforms);
+        return false;
+    }
+    for (cl_uint p = 0; p < np && !found; p++) {
+        cl_uint nd = 0;
+        if (clGetDeviceIDs(platforms[p], CL_DEVICE_TYPE_ALL, 0, NULL, &nd) != CL_SUCCESS || nd == 0)
+            continue;
+        cl_device_id *devices = malloc(nd * sizeof *devices);
+        if (devices && clGetDeviceIDs(platforms[p], CL_DEVICE_TYPE_ALL, nd, devices, NULL) == CL_SUCCESS) {
+            for (cl_uint d = 0; d < nd; d++) {
+                if (devices[d] == device) {
+                    *p_out = p;
+                    *d_out = d;
+                    found = true;
+                    break;
+                }
+            }
+        }
+        free(devices);
+    }
+    free(platforms);
+    return found;
+}
+
+static int list_devices(void)
+{
+    cl_uint np = 0;
+    cl_int err = clGetPlatformIDs(0, NULL, &np);
+    if (err != CL_SUCCESS || np == 0) {
+        if (err != CL_SUCCESS)
+            opencl_failed("clGetPlatformIDs", err);
+        fprintf(stderr, "clscan: no OpenCL platform found (is an ICD, e.g. pocl-opencl-icd, installed?)\n");
+        return EXIT_TROUBLE;
+    }
+    cl_platform_id *platforms = malloc(np * sizeof *platforms);
+    if (!platforms) {
+        fprintf(stderr, "clscan: out of memory\n");
+        return EXIT_TROUBLE;
+    }
+    err = clGetPlatformIDs(np, platforms, NULL);
+    if (err != CL_SUCCESS) {
+        opencl_failed("clGetPlatformIDs", err);
+        free(platforms);
+        return EXIT_TROUBLE;
+    }
+
+    cl_platform_id default_platform = NULL;
+    cl_device_id default_device = NULL;
+    cl_int default_status = clscan_default_device(NULL, &default_platform, &default_device);
+    if (default_status != CL_SUCCESS)
+        default_device = NULL;
+
+    for (cl_uint p = 0; p < np; p++) {
+        char *pname = platform_string(platforms[p], CL_PLATFORM_NAME);
+        char *pversion = platform_string(platforms[p], CL_PLATFORM_VERSION);
+        printf("Platform %u: %s (%s)\n", (unsigned)p, pname ? pname : "?", pversion ? pversion : "?");
+        free(pname);
+        free(pversion);
+
+        cl_uint nd = 0;
+        err = clGetDeviceIDs(platforms[p], CL_DEVICE_TYPE_ALL, 0, NULL, &nd);
+        if (err == CL_DEVICE_NOT_FOUND || (err == CL_SUCCESS && nd == 0)) {
+            printf("  (no devices)\n");
+            continue;
+        }
+        cl_device_id *devices = err == CL_SUCCESS ? malloc(nd * sizeof *devices) : NULL;
+        if (err == CL_SUCCESS && devices)
+            err = clGetDeviceIDs(platforms[p], CL_DEVICE_TYPE_ALL, nd, devices, NULL);
+        if (err != CL_SUCCESS || !devices) {
+            if (err != CL_SUCCESS)
+                opencl_failed("clGetDeviceIDs", err);
+            free(devices);
+            continue;
+        }
+        for (cl_uint d = 0; d < nd; d++) {
+            cl_device_id dev = devices[d];
+            char *name = device_string(dev, CL_DEVICE_NAME);
+            cl_device_type type = 0;
+            cl_uint units = 0;
+            cl_ulong global = 0, local = 0;
+            size_t max_wg = 0;
+            clGetDeviceInfo(dev, CL_DEVICE_TYPE, sizeof type, &type, NULL);
+            clGetDeviceInfo(dev, CL_DEVICE_MAX_COMPUTE_UNITS, sizeof units, &units, NULL);
+            clGetDeviceInfo(dev, CL_DEVICE_GLOBAL_MEM_SIZE, sizeof global, &global, NULL);
+            clGetDeviceInfo(dev, CL_DEVICE_LOCAL_MEM_SIZE, sizeof local, &local, NULL);
+            clGetDeviceInfo(dev, CL_DEVICE_MAX_WORK_GROUP_SIZE, sizeof max_wg, &max_wg, NULL);
+            char gbuf[32], lbuf[32];
+            format_bytes(global, gbuf, sizeof gbuf);
+            format_bytes(local, lbuf, sizeof lbuf);
+            printf("%c %u:%u  %s\n", dev == default_device ? '*' : ' ', (unsigned)p, (unsigned)d,
+                   name ? name : "?");
+            printf("        type %s, %u compute units, global memory %s, local memory %s,\n"
+                   "        max work-group size %zu, fp64 %s\n",
+                   device_type_name(type), (unsigned)units, gbuf, lbuf, max_wg,
+                   device_has_fp64(dev) ? "yes" : "no");
+            free(name);
+        }
+        free(devices);
+    }
+    free(platforms);
+
+    if (default_device)
+        printf("\n* the default device (clscan_default_device: CLSCAN_DEVICE, else the first GPU,\n"
+               "  else the first device)\n");
+    else
+        printf("\nNo default device: clscan_default_device: %s (%d): %s\n",
+               clscan_error_string(default_status), (int)default_status, clscan_last_error());
+    clscan_cache_clear();
+    return EXIT_SUCCESS;
+}
+
+static const char *algorithm_name(clscan_algorithm algorithm)
+{
+    switch (algorithm) {
+    case CLSCAN_ALGORITHM_AUTO:             return "automatic";
+    case CLSCAN_ALGORITHM_REDUCE_THEN_SCAN: return "reduce-then-scan";
+    case CLSCAN_ALGORITHM_SINGLE_PASS:      return "single-pass";
+    }
+    return "?";
+}
+
+/* ---- files ------------------------------------------------------------------------------- */
+
+/* Reads all of path ('-': stdin) into a malloc'ed buffer of at least min_alloc bytes. */
+static bool read_file(const char *path, size_t min_alloc, unsigned char **data, size_t *size)
+{
+    const bool is_stdin = strcmp(path, "-") == 0;
+    FILE *f = is_stdin ? stdin : fopen(path, "rb");
+    if (!f) {
+        fprintf(stderr, "clscan: cannot open '%s': %s\n", path, strerror(errno));
+        return false;
+    }
+    size_t cap = 1 << 16, len = 0;
+    if (cap < min_alloc)
+        cap = min_alloc;
+    unsigned char *buf = malloc(cap);
+    bool ok = buf != NULL;
+    while (ok) {
+        if (len == cap) {
+            unsigned char *bigger = cap <= SIZE_MAX / 2 ? realloc(buf, cap * 2) : NULL;
+            if (!bigger) {
+                ok = false;
+                fprintf(stderr, "clscan: '%s': out of memory\n", path);
+                break;
+            }
+            buf = bigger;
+            cap *= 2;
+        }
+        size_t n = fread(buf + len, 1, cap - len, f);
+        len += n;
+        if (n == 0) {
+            if (ferror(f)) {
+                fprintf(stderr, "clscan: cannot read '%s': %s\n", path, strerror(errno));
+                ok = false;
+            }
+            break;
+        }
+    }
+    if (!buf)
+        fprintf(stderr, "clscan: '%s': out of memory\n", path);
+    if (!is_stdin)
+        fclose(f);
+    if (!ok) {
+        free(buf);
+        return false;
+    }
+    *data = buf;
+    *size = len;
+    return true;
+}
+
+static bool write_file(const char *path, const void *data, size_t size)
+{
+    const bool is_stdout = strcmp(path, "-") == 0;
+    FILE *f = is_stdout ? stdout : fopen(path, "wb");
+    if (!f) {
+        fprintf(stderr, "clscan: cannot create '%s': %s\n", path, strerror(errno));
+        return false;
+    }
+    bool ok = fwrite(data, 1, size, f) == size;
+    ok = (is_stdout ? fflush(f) == 0 : fclose(f) == 0) && ok;
+    if (!ok)
+        fprintf(stderr, "clscan: cannot write '%s': %s\n", path, strerror(errno));
+    return ok;
+}
+
+/* ---- the scan ---------------------------------------------------------------------------- */
+
+static double now_seconds(void)
+{
+    struct timespec ts;
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    return (double)ts.tv_sec + (double)ts.tv_nsec * 1e-9;
+}
+
+static int compare_doubles(const void *a, const void *b)
+{
+    double x = *(const double *)a, y = *(const double *)b;
+    return (x > y) - (x < y);
+}
+
+/* Median of the n values (sorts them); NaN if any is NaN. */
+static double median(double *v, size_t n)
+{
+    for (size_t i = 0; i < n; i++)
+        if (isnan(v[i]))
+            return NAN;
+    qsort(v, n, sizeof *v, compare_doubles);
+    return n % 2 ? v[n / 2] : (v[n / 2 - 1] + v[n / 2]) / 2;
+}
+
+typedef struct session {
+    const options *o;
+    FILE *report;                /* stdout, or stderr when the result goes to stdout */
+    cl_platform_id platform;
+    cl_device_id device;
+    cl_context context;
+    cl_command_queue queue;
+    clscan_plan *plan;
+    cl_mem src, dst;
+    size_t count, element_size, buffer_size;
+    unsigned char *input, *result, *first, *expected;
+    double *device_times, *host_times;
+} session;
+
+/* One scan of src into dst, after filling dst with a pattern.  Stores the device time (NaN if
+ * profiling is unavailable) and the host time, in seconds.  Returns an exit status or -1. */
+static int scan_once(session *s, double *device_time, double *host_time)
+{
+    const cl_uchar pattern = 0xa5;
+    cl_event marker = NULL, done = NULL;
+    cl_int err = clEnqueueFillBuffer(s->queue, s->dst, &pattern, sizeof pattern, 0, s->buffer_size, 0, NULL, NULL);
+    if (err == CL_SUCCESS)
+        err = clFinish(s->queue);
+    if (err != CL_SUCCESS) {
+        opencl_failed("clEnqueueFillBuffer", err);
+        return EXIT_TROUBLE;
+    }
+
+    const double t0 = now_seconds();
+    err = clEnqueueMarkerWithWaitList(s->queue, 0, NULL, &marker);
+    if (err != CL_SUCCESS) {
+        opencl_failed("clEnqueueMarkerWithWaitList", err);
+        return EXIT_TROUBLE;
+    }
+    err = clscan_enqueue(s->plan, s->queue, s->src, 0, s->dst, 0, s->count, 0, NULL, &done);
+    if (err != CL_SUCCESS) {
+        clscan_failed("clscan_enqueue", err);
+        clReleaseEvent(marker);
+        return EXIT_TROUBLE;
+    }
+    err = done ? clWaitForEvents(1, &done) : clFinish(s->queue);
+    const double t1 = now_seconds();
+    if (err != CL_SUCCESS) {
+        opencl_failed(done ? "clWaitForEvents" : "clFinish", err);
+        clReleaseEvent(marker);
+        if (done)
+            clReleaseEvent(done);
+        return EXIT_TROUBLE;
+    }
+    err = clFinish(s->queue);
+    if (err != CL_SUCCESS) {
+        opencl_failed("clFinish", err);
+        clReleaseEvent(marker);
+        if (done)
+            clReleaseEvent(done);
+        return EXIT_TROUBLE;
+    }
+
+    *host_time = t1 - t0;
+    *device_time = NAN;
+    if (done) {
+        cl_ulong start = 0, scan_start = 0, end = 0;
+        if (clGetEventProfilingInfo(done, CL_PROFILING_COMMAND_END, sizeof end, &end, NULL) == CL_SUCCESS &&
+            clGetEventProfilingInfo(done, CL_PROFILING_COMMAND_START, sizeof scan_start, &scan_start, NULL) == CL_SUCCESS) {
+            /* From the marker's start if the implementation times markers, else from the start
+             * of the scan's last command. */
+            if (clGetEventProfilingInfo(marker, CL_PROFILING_COMMAND_START, sizeof start, &start, NULL) != CL_SUCCESS ||
+                start == 0 || start > scan_start)
+                start = scan_start;
+            if (end >= start)
+                *device_time = (double)(end - start) * 1e-9;
+        }
+        clReleaseEvent(done);
+    }
+    clReleaseEvent(marker);
+    return -1;
+}
+
+static int read_result(session *s, unsigned char *to)
+{
+    if (s->count == 0)
+        return -1;
+    cl_int err = clEnqueueReadBuffer(s->queue, s->dst, CL_TRUE, 0, s->count * s->element_size, to, 0, NULL, NULL);
+    if (err != CL_SUCCESS) {
+        opencl_failed("clEnqueueReadBuffer", err);
+        return EXIT_TROUBLE;
+    }
+    return -1;
+}
+
+static void print_time(FILE *f, const char *what, double t)
+{
+    if (isnan(t))
+        fprintf(f, "%s n/a", what);
+    else if (t < 1e-3)
+        fprintf(f, "%s %.1f us", what, t * 1e6);
+    else
+        fprintf(f, "%s %.3f ms", what, t * 1e3);
+}
+
+/* Checks s->result; prints the verdict.  Returns EXIT_MATCHED or EXIT_MISMATCH, or EXIT_TROUBLE. */
+static int check_result(session *s)
+{
+    const options *o = s->o;
+    FILE *f = s->report;
+    compare_result res;
+    char dev[128], ref[128], in[128];
+    bool ok;
+
+    if (o->input && needs_tolerance(o->op, o->type)) {
+        size_t wg = 0, items = 0;
+        clscan_plan_get_tuning(s->plan, &wg, &items);
+        const double tol = o->tolerance_set ? o->tolerance
+                                            : default_tolerance(o->op, o->type, s->count, wg, items);
+        ok = compare_tolerant(o->op, o->type, o->kind, s->input, s->result, s->count, tol, &res);
+        fprintf(f, "check:    %s: max relative error %.3g", ok ? "matched" : "MISMATCH", res.max_rel_error);
+        if (s->count > 0)
+            fprintf(f, " (element %zu)", res.worst_index);
+        fprintf(f, ", tolerance %.3g\n"
+                   "          (a floating-point %s depends on the order of evaluation: compared\n"
+                   "          with the sequential scan in long double, relative to the scan of\n"
+                   "          the magnitudes)\n",
+                tol, o->op == CLSCAN_SUM ? "sum" : "affine scan");
+        if (!ok) {
+            const size_t i = res.first_mismatch;
+            format_element(o->op, o->type, s->result + i * s->element_size, dev, sizeof dev);
+            format_element(o->op, o->type, s->input + i * s->element_size, in, sizeof in);
+            fprintf(f, "          %zu of %zu elements outside the tolerance; the first, element %zu:\n"
+                       "            input     %s\n            device    %s\n",
+                    res.mismatches, s->count, i, in, dev);
+            if (o->op == CLSCAN_AFFINE)
+                fprintf(f, "            reference (%.21Lg, %.21Lg)\n", res.first_expected[0], res.first_expected[1]);
+            else
+                fprintf(f, "            reference %.21Lg\n", res.first_expected[0]);
+        }
+    } else {
+        s->expected = malloc(s->count ? s->count * s->element_size : 1);
+        if (!s->expected) {
+            fprintf(stderr, "clscan: out of memory for the reference\n");
+            return EXIT_TROUBLE;
+        }
+        reference_scan(o->op, o->type, o->kind, s->input, s->expected, s->count);
+        ok = compare_exact(o->op, o->type, s->expected, s->result, s->count, &res);
+        if (ok) {
+            fprintf(f, "check:    matched: bitwise equal to the sequential CPU reference\n");
+        } else {
+            const size_t i = res.first_mismatch;
+            format_element(o->op, o->type, s->result + i * s->element_size, dev, sizeof dev);
+            format_element(o->op, o->type, s->expected + i * s->element_size, ref, sizeof ref);
+            format_element(o->op, o->type, s->input + i * s->element_size, in, sizeof in);
+            fprintf(f, "check:    MISMATCH: %zu of %zu elements differ from the sequential CPU reference;\n"
+                       "          the first, element %zu:\n"
+                       "            input     %s\n            device    %s\n            reference %s\n",
+                    res.mismatches, s->count, i, in, dev, ref);
+        }
+    }
+    return ok ? EXIT_MATCHED : EXIT_MISMATCH;
+}
+
+static int run_scan_session(session *s)
+{
+    const options *o = s->o;
+    FILE *f = s->report;
+    cl_int err;
+    int status;
+
+    /* The input, first: a bad file should not wait for the device. */
+    s->element_size = element_bytes(o->op, o->type);
+    if (o->input) {
+        size_t size;
+        if (!read_file(o->input, s->element_size, &s->input, &size))
+            return EXIT_TROUBLE;
+        if (size % s->element_size != 0) {
+            if (o->op == CLSCAN_AFFINE)
+                fprintf(stderr, "clscan: '%s': %zu bytes is not a whole number of affine %s elements:\n"
+                                "  each element is a pair a, b of %zu bytes each, %zu bytes in all\n",
+                        o->input, size, type_name(o->type), scalar_size(o->type), s->element_size);
+            else
+                fprintf(stderr, "clscan: '%s': %zu bytes is not a whole number of %s elements of %zu bytes\n",
+                        o->input, size, type_name(o->type), s->element_size);
+            return EXIT_TROUBLE;
+        }
+        s->count = size / s->element_size;
+    } else {
+        s->count = o->count;
+        if (s->count > SIZE_MAX / s->element_size) {
+            fprintf(stderr, "clscan: %zu elements of %zu bytes do not fit in memory\n", s->count, s->element_size);
+            return EXIT_TROUBLE;
+        }
+        s->input = malloc(s->count ? s->count * s->element_size : s->element_size);
+        if (!s->input) {
+            fprintf(stderr, "clscan: out of memory for %zu elements\n", s->count);
+            return EXIT_TROUBLE;
+        }
+        random_input(o->op, o->type, o->seed, s->input, s->count);
+    }
+
+    /* The device, its context and a profiling queue. */
+    err = clscan_default_device(o->device, &s->platform, &s->device);
+    if (err != CL_SUCCESS) {
+        clscan_failed("clscan_default_device", err);
+        return EXIT_TROUBLE;
+    }
+    char *name = device_string(s->device, CL_DEVICE_NAME);
+    cl_uint pi = 0, di = 0;
+    if (device_index(s->device, &pi, &di))
+        fprintf(f, "device:   %s (%u:%u)\n", name ? name : "?", (unsigned)pi, (unsigned)di);
+    else
+        fprintf(f, "device:   %s\n", name ? name : "?");
+    free(name);
+
+    const cl_context_properties props[] = { CL_CONTEXT_PLATFORM, (cl_context_properties)s->platform, 0 };
+    s->context = clCreateContext(props, 1, &s->device, NULL, NULL, &err);
+    if (!s->context) {
+        opencl_failed("clCreateContext", err);
+        return EXIT_TROUBLE;
+    }
+    s->queue = clCreateCommandQueue(s->context, s->device, CL_QUEUE_PROFILING_ENABLE, &err);
+    if (!s->queue) {
+        opencl_failed("clCreateCommandQueue", err);
+        return EXIT_TROUBLE;
+    }
+
+    /* The plan. */
+    fprintf(f, "scan:     %s, %s, %s\n", op_name(o->op), type_name(o->type), kind_name(o->kind));
+    s->plan = clscan_plan_create(s->context, s->device, o->op, o->type, o->kind, &err);
+    if (!s->plan) {
+        clscan_failed("clscan_plan_create", err);
+        return EXIT_TROUBLE;
+    }
+    if (o->tuning_set) {
+        err = clscan_plan_set_tuning(s->plan, o->work_group_size, o->items_per_work_item);
+        if (err != CL_SUCCESS) {
+            clscan_failed("clscan_plan_set_tuning", err);
+            return EXIT_TROUBLE;
+        }
+    }
+    if (o->algorithm_set) {
+        err = clscan_plan_set_algorithm(s->plan, o->algorithm);
+        if (err != CL_SUCCESS) {
+            clscan_failed("clscan_plan_set_algorithm", err);
+            return EXIT_TROUBLE;
+        }
+    }
+    if (clscan_element_size(s->plan) != s->element_size) {
+        fprintf(stderr, "clscan: clscan_element_size gives %zu bytes, expected %zu\n",
+                clscan_element_size(s->plan), s->element_size);
+        return EXIT_TROUBLE;
+    }
+
+    if (!o->input)
+        fprintf(f, "input:    random, seed %" PRIu64 ": %s\n", o->seed, describe_random_input(o->op, o->type));
+    else
+        fprintf(f, "input:    %s\n", strcmp(o->input, "-") == 0 ? "standard input" : o->input);
+    fprintf(f, "count:    %zu element%s, %zu bytes\n", s->count, s->count == 1 ? "" : "s",
+            s->count * s->element_size);
+    size_t wg = 0, ipw = 0;
+    if (clscan_plan_get_tuning(s->plan, &wg, &ipw) == CL_SUCCESS)
+        fprintf(f, "tuning:   work-group size %zu, %zu items per work-item, tiles of %zu\n",
+                wg, ipw, wg * ipw);
+    fprintf(f, "algorithm: %s%s\n", algorithm_name(clscan_plan_get_algorithm(s->plan)),
+            o->algorithm_set && o->algorithm != CLSCAN_ALGORITHM_AUTO ? "" : " (automatic choice)");
+
+    /* The buffers. */
+    s->buffer_size = s->count ? s->count * s->element_size : s->element_size;
+    cl_ulong max_alloc = 0;
+    if (clGetDeviceInfo(s->device, CL_DEVICE_MAX_MEM_ALLOC_SIZE, sizeof max_alloc, &max_alloc, NULL) == CL_SUCCESS &&
+        max_alloc > 0 && s->buffer_size > max_alloc) {
+        fprintf(stderr, "clscan: %zu bytes per buffer exceed the device's largest allocation, %llu bytes\n",
+                s->buffer_size, (unsigned long long)max_alloc);
+        return EXIT_TROUBLE;
+    }
+    s->src = clCreateBuffer(s->context, CL_MEM_READ_ONLY | CL_MEM_COPY_HOST_PTR, s->buffer_size, s->input, &err);
+    if (!s->src) {
+        opencl_failed("clCreateBuffer", err);
+        return EXIT_TROUBLE;
+    }
+    s->dst = clCreateBuffer(s->context, CL_MEM_WRITE_ONLY, s->buffer_size, NULL, &err);
+    if (!s->dst) {
+        opencl_failed("clCreateBuffer", err);
+        return EXIT_TROUBLE;
+    }
+    s->result = malloc(s->buffer_size);
+    s->first = malloc(s->buffer_size);
+    s->device_times = malloc(o->repeat * sizeof *s->device_times);
+    s->host_times = malloc(o->repeat * sizeof *s->host_times);
+    if (!s->result || !s->first || !s->device_times || !s->host_times) {
+        fprintf(stderr, "clscan: out of memory\n");
+        return EXIT_TROUBLE;
+    }
+
+    /* One warm-up run (it builds nothing: the plan has its kernels), then the timed runs. */
+    double warm_device, warm_host;
+    if ((status = scan_once(s, &warm_device, &warm_host)) >= 0 || (status = read_result(s, s->first)) >= 0)
+        return status;
+    for (unsigned long r = 0; r < o->repeat; r++)
+        if ((status = scan_once(s, &s->device_times[r], &s->host_times[r])) >= 0)
+            return status;
+    if ((status = read_result(s, s->result)) >= 0)
+        return status;
+
+    const double device_time = median(s->device_times, o->repeat);
+    const double host_time = median(s->host_times, o->repeat);
+    fputs("time:     ", f);
+    print_time(f, "device", device_time);
+    print_time(f, ", host", host_time);
+    fprintf(f, " (median of %lu run%s, 1 warm-up)\n", o->repeat, o->repeat == 1 ? "" : "s");
+    const double t = isnan(device_time) ? host_time : device_time;
+    if (t > 0 && s->count > 0)
+        fprintf(f, "rate:     %.4g Melements/s, %.3g GB/s read + written (%s time)\n",
+                (double)s->count / t * 1e-6, 2.0 * (double)(s->count * s->element_size) / t * 1e-9,
+                isnan(device_time) ? "host" : "device");
+
+    /* The checks. */
+    int verdict = check_result(s);
+    if (verdict == EXIT_TROUBLE)
+        return verdict;
+    const bool reproducible = s->count == 0 || memcmp(s->first, s->result, s->count * s->element_size) == 0;
+    fprintf(f, "repeat:   %s\n", reproducible ? "bitwise the same result in the warm-up and the last run"
+                                              : "NOT REPRODUCIBLE: the warm-up and the last run differ");
+    if (!reproducible)
+        verdict = EXIT_MISMATCH;
+
+    if (o->output && !write_file(o->output, s->result, s->count * s->element_size))
+        return EXIT_TROUBLE;
+    return verdict;
+}
+
+static int run_scan(const options *o)
+{
+    session s;
+    memset(&s, 0, sizeof s);
+    s.o = o;
+    s.report = o->output && strcmp(o->output, "-") == 0 ? stderr : stdout;
+
+    int status = run_scan_session(&s);
+
+    if (s.src)
+        clReleaseMemObject(s.src);
+    if (s.dst)
+        clReleaseMemObject(s.dst);
+    clscan_plan_release(s.plan);
+    if (s.queue)
+        clReleaseCommandQueue(s.queue);
+    if (s.context)
+        clReleaseContext(s.context);
+    clscan_cache_clear();
+    free(s.input);
+    free(s.result);
+    free(s.first);
+    free(s.expected);
+    free(s.device_times);
+    free(s.host_times);
+    if (fflush(s.report) != 0 && status != EXIT_TROUBLE) {
+        fprintf(stderr, "clscan: cannot write the report: %s\n", strerror(errno));
+        status = EXIT_TROUBLE;
+    }
+    return status;
+}
+
+int main(int argc, char **argv)
+{
+    options o;
+    int status = parse_options(argc, argv, &o);
+    if (status >= 0)
+        return status;
+    if (o.help) {
+        print_help(stdout);
+        return EXIT_SUCCESS;
+    }
+    if (o.version) {
+        printf("clscan %s\n", clscan_version_string());
+        if (strcmp(clscan_version_string(), CLSCAN_VERSION_STRING) != 0)
+            printf("(built with clscan.h %s)\n", CLSCAN_VERSION_STRING);
+        return EXIT_SUCCESS;
+    }
+    if (o.list_devices)
+        return list_devices();
+    return run_scan(&o);
+}
