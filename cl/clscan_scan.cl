@@ -276,8 +276,8 @@ void clscan_reduce(__global const T *src, ulong src_offset, ulong count,
  * on tiles that have already started.  Each tile publishes its total (AGGREGATE) as soon as it
  * has it, and its inclusive prefix (PREFIX) once it knows the prefix of the tile before it.
  * Look-back: the tile finds the nearest earlier tile with a PREFIX, then folds the totals of the
- * tiles after it from left to right (the whole work-group first reads a window of CLSCAN_WG statuses
- * at once; if that does not settle it, one work-item walks back, waiting where it must).  That fold is the same left fold whichever tile the
+ * tiles after it from left to right (the whole work-group reads a window of CLSCAN_WG statuses at
+ * once, as often as needed up to CLSCAN_WINDOW_POLLS times; then one work-item walks back).  That fold is the same left fold whichever tile the
  * look-back stops at, so the result is bitwise reproducible for every operator, floats
  * included.  Spinning is bounded: a tile whose status does not arrive within CLSCAN_SPIN_LIMIT
  * polls has its total computed by the waiting work-group from its input, with the same
@@ -286,6 +286,9 @@ void clscan_reduce(__global const T *src, ulong src_offset, ulong count,
  * between scans. */
 #define STATUS_AGGREGATE 1u
 #define STATUS_PREFIX 2u
+#ifndef CLSCAN_WINDOW_POLLS
+#define CLSCAN_WINDOW_POLLS 65536u
+#endif
 #ifndef CLSCAN_SPIN_LIMIT
 #define CLSCAN_SPIN_LIMIT 20000u
 #endif
@@ -361,10 +364,13 @@ void clscan_scan_single_pass(__global const T *src, ulong src_offset, __global T
         /* Fast path: the work-group reads the statuses of the CLSCAN_WG tiles before it at
          * once.  Given the nearest tile with a PREFIX in that window and AGGREGATEs for all the
          * tiles after it, the carry is that prefix folded left with those totals.  (Before tile
-         * 0 there is a virtual prefix: NEUTRAL.)  Otherwise take the slow path. */
+         * 0 there is a virtual prefix: NEUTRAL.)  Otherwise (a tile in between has not
+         * published its total yet, or no tile in the window has its prefix yet) read the window
+         * again, up to CLSCAN_WINDOW_POLLS times, then take the slow path. */
         __local T *window = hs;
         barrier(CLK_LOCAL_MEM_FENCE);   /* everyone has read hs in wg_scan */
-        {
+        int done = 0;
+        for (uint poll = 0; poll < CLSCAN_WINDOW_POLLS && !done; ++poll) {
             const long j = (long)g - 1 - (long)li;
             const uint s = j >= 0 ? status_of(status[1 + j], epoch) : STATUS_PREFIX;
             read_mem_fence(CLK_GLOBAL_MEM_FENCE);
@@ -375,23 +381,23 @@ void clscan_scan_single_pass(__global const T *src, ulong src_offset, __global T
             else if (s == STATUS_AGGREGATE)
                 window[li] = aggregates[j];
             l_window[li] = s;
-        }
-        barrier(CLK_LOCAL_MEM_FENCE);
-        if (li == 0) {
-            uint m = 0;
-            while (m < CLSCAN_WG && l_window[m] == STATUS_AGGREGATE)
-                ++m;
-            l_need = m < CLSCAN_WG && l_window[m] == STATUS_PREFIX;
-            if (l_need) {
-                T acc = window[m];
-                for (uint i = m; i > 0; --i)
-                    acc = COMBINE(acc, window[i - 1]);
-                l_value = acc;
+            barrier(CLK_LOCAL_MEM_FENCE);
+            if (li == 0) {
+                uint m = 0;
+                while (m < CLSCAN_WG && l_window[m] == STATUS_AGGREGATE)
+                    ++m;
+                l_need = m < CLSCAN_WG && l_window[m] == STATUS_PREFIX;
+                if (l_need) {
+                    T acc = window[m];
+                    for (uint i = m; i > 0; --i)
+                        acc = COMBINE(acc, window[i - 1]);
+                    l_value = acc;
+                }
             }
+            barrier(CLK_LOCAL_MEM_FENCE);
+            done = l_need;
+            barrier(CLK_LOCAL_MEM_FENCE);   /* l_need and the window are rewritten next */
         }
-        barrier(CLK_LOCAL_MEM_FENCE);
-        const int done = l_need;
-        barrier(CLK_LOCAL_MEM_FENCE);   /* l_need and l_window are reused below */
 
         if (li == 0 && !done) {
             /* Slow path, one work-item, no barriers.  Phase 1: the nearest earlier tile with a
