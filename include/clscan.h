@@ -116,7 +116,10 @@ CLSCAN_API cl_int clscan_plan_get_tuning(const clscan_plan *plan, size_t *work_g
  *   SINGLE_PASS:      one launch; tiles take tickets in order, publish their totals and
  *                     prefixes, and look back (decoupled look-back, with a bounded wait and a
  *                     fallback that recomputes a late tile's total): about 2n traffic.
- *   AUTO:             SINGLE_PASS on CPUs and NVIDIA GPUs, REDUCE_THEN_SCAN elsewhere. */
+ *   AUTO:             SINGLE_PASS on CPUs, REDUCE_THEN_SCAN elsewhere (measured faster
+ *                     there; doc/performance.md).  SINGLE_PASS relies on work-groups of
+ *                     one launch seeing each other's global writes, which OpenCL 1.2 does not
+ *                     promise: it is known to hold on CPUs and NVIDIA GPUs. */
 typedef enum clscan_algorithm {
     CLSCAN_ALGORITHM_AUTO,
     CLSCAN_ALGORITHM_REDUCE_THEN_SCAN,

@@ -77,8 +77,10 @@ static void automatic_tuning(const clscan_plan *plan, size_t *wg, size_t *items)
 {
     const size_t e = plan->element_size;
     if (plan->info.type & CL_DEVICE_TYPE_CPU) {
-        *wg = 64;
-        *items = 256 / e > 1 ? 256 / e : 1;
+        /* PoCL, 2^24 floats: 8 x 128 was the fastest of 1 x 1024 ... 64 x 64
+         * (doc/performance.md). */
+        *wg = 8;
+        *items = 512 / e > 1 ? 512 / e : 1;
     } else {
         *wg = 256;
         *items = 32 / e > 1 ? 32 / e : 1;
@@ -313,18 +315,19 @@ CLSCAN_API cl_int clscan_plan_set_algorithm(clscan_plan *plan, clscan_algorithm 
     return CL_SUCCESS;
 }
 
-/* Look-back needs tiles of one scan to see each other's global writes while they run: known
- * to hold on CPUs (one coherent memory) and NVIDIA GPUs; elsewhere the safe default. */
-static int single_pass_allowed(const clscan_device_info *info)
+/* The single pass by default only where it is both safe and measured faster: CPUs (one
+ * coherent memory; on PoCL it beat reduce-then-scan).  On the H200 its look-back was slower
+ * than reduce-then-scan (doc/performance.md), so GPUs get reduce-then-scan unless asked. */
+static int single_pass_by_default(const clscan_device_info *info)
 {
-    return (info->type & CL_DEVICE_TYPE_CPU) || info->vendor_id == 0x10DE;
+    return (info->type & CL_DEVICE_TYPE_CPU) != 0;
 }
 
 CLSCAN_API clscan_algorithm clscan_plan_get_algorithm(const clscan_plan *plan)
 {
     if (!plan || plan->algorithm != CLSCAN_ALGORITHM_AUTO)
         return plan ? plan->algorithm : CLSCAN_ALGORITHM_AUTO;
-    return single_pass_allowed(&plan->info) ? CLSCAN_ALGORITHM_SINGLE_PASS
+    return single_pass_by_default(&plan->info) ? CLSCAN_ALGORITHM_SINGLE_PASS
                                             : CLSCAN_ALGORITHM_REDUCE_THEN_SCAN;
 }
 
