@@ -1,0 +1,65 @@
+# The Check test suite (included by the top Makefile.am).  Each test program shares the device
+# and the library's program cache among its tests (no fork); see tests/testutil.h.
+EXTRA_DIST += tests/swapped_comb.sh tests/valgrind.supp
+# Test scripts run through the shell (no need for the executable bit).
+TEST_EXTENSIONS = .sh
+SH_LOG_COMPILER = $(SHELL)
+
+if ENABLE_TESTS
+TESTS_CFLAGS_ = $(AM_CFLAGS) $(CHECK_CFLAGS)
+TESTS_LDADD_ = lib/libclscan.la $(CHECK_LIBS) $(OPENCL_LIBS) -lm
+TESTUTIL_ = tests/testutil.c tests/testutil.h
+
+# scan_test: every operator x type x kind with the automatic tuning (counts around the tile,
+#   offsets and guards, in place, 999983 elements, reproducibility, clscan_host).
+# multilevel_test: small tiles, three to five levels, other tunings.
+# noncomm_test: AFFINE and LAST_NONZERO over several blocks and levels; swapped_comb.sh runs it
+#   again with -DCLSCAN_SWAP_COMB and must fail (XFAIL), proving the suite sees swapped arguments.
+# errors_test: bad input (status codes, messages, untouched buffers), sources from CLSCAN_KERNEL_DIR.
+# threads_test: one plan from two threads, out-of-order queue, user events, per-thread errors.
+check_PROGRAMS += tests/scan_test tests/multilevel_test tests/noncomm_test tests/errors_test tests/threads_test
+TESTS += tests/scan_test tests/multilevel_test tests/noncomm_test tests/errors_test tests/threads_test \
+	tests/swapped_comb.sh
+XFAIL_TESTS += tests/swapped_comb.sh
+
+tests_scan_test_SOURCES = tests/scan_test.c $(TESTUTIL_)
+tests_scan_test_CFLAGS = $(TESTS_CFLAGS_)
+tests_scan_test_LDADD = $(TESTS_LDADD_)
+
+tests_multilevel_test_SOURCES = tests/multilevel_test.c $(TESTUTIL_)
+tests_multilevel_test_CFLAGS = $(TESTS_CFLAGS_)
+tests_multilevel_test_LDADD = $(TESTS_LDADD_)
+
+tests_noncomm_test_SOURCES = tests/noncomm_test.c $(TESTUTIL_)
+tests_noncomm_test_CFLAGS = $(TESTS_CFLAGS_)
+tests_noncomm_test_LDADD = $(TESTS_LDADD_)
+
+tests_errors_test_SOURCES = tests/errors_test.c $(TESTUTIL_)
+tests_errors_test_CPPFLAGS = $(AM_CPPFLAGS) -DCLSCAN_TEST_SRCDIR='"$(abs_top_srcdir)"'
+tests_errors_test_CFLAGS = $(TESTS_CFLAGS_)
+tests_errors_test_LDADD = $(TESTS_LDADD_)
+
+tests_threads_test_SOURCES = tests/threads_test.c $(TESTUTIL_)
+tests_threads_test_CFLAGS = $(TESTS_CFLAGS_) $(PTHREAD_CFLAGS)
+tests_threads_test_LDFLAGS = $(PTHREAD_CFLAGS)
+tests_threads_test_LDADD = $(TESTS_LDADD_)
+
+# The source tree (for the kernel sources errors_test copies) and the program that
+# swapped_comb.sh runs.
+AM_TESTS_ENVIRONMENT = \
+	CLSCAN_SRCDIR='$(abs_top_srcdir)'; export CLSCAN_SRCDIR; \
+	NONCOMM_TEST='$(abs_top_builddir)/tests/noncomm_test'; export NONCOMM_TEST;
+endif
+
+# 'make check-valgrind': test programs under valgrind's memcheck (definite leaks and memory
+# errors fail; tests/valgrind.supp hides the OpenCL compiler's own noise).  Slow, so only the
+# quick one by default (threads_test takes many minutes: the single pass spins under valgrind
+# serialised threads): make check-valgrind VALGRIND_TESTS="tests/errors_test tests/threads_test".
+VALGRIND_TESTS = tests/errors_test
+VALGRIND_FLAGS = --num-callers=40 --leak-check=full --errors-for-leak-kinds=definite --error-exitcode=1 \
+	--suppressions=$(abs_top_srcdir)/tests/valgrind.supp
+check-valgrind:
+	@if test -z "$(VALGRIND)"; then echo "check-valgrind: configure found no valgrind" >&2; exit 1; fi
+	CLSCAN_TEST_TIMEOUT=0 $(MAKE) $(AM_MAKEFLAGS) check TESTS='$(VALGRIND_TESTS)' XFAIL_TESTS= \
+	  LOG_COMPILER='$(LIBTOOL) --mode=execute $(VALGRIND) $(VALGRIND_FLAGS)'
+.PHONY: check-valgrind
