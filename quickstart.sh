@@ -28,6 +28,7 @@ elif ! command -v dpkg-query >/dev/null 2>&1; then
     echo "    $PACKAGES"
 fi
 
+mkdir -p m4
 autoreconf -i
 ./configure
 make -j"$(nproc 2>/dev/null || echo 2)"
