@@ -30,3 +30,11 @@ check-man:
 	$(AM_V_GEN)status=0; for page in $(dist_man_MANS); do \
 	  groff -t -man -ww -z $(srcdir)/$$page || { echo "$$page: groff warnings" >&2; status=1; }; \
 	done; exit $$status
+
+# The design and performance notes, with the measurements and plots they cite.
+EXTRA_DIST += doc/performance.md doc/perf/h200-2026-11-29.csv doc/perf/h200-2026-11-29.txt \
+	doc/perf/h200-sweeps-2026-11-29.txt doc/perf/pocl-2026-11-29.csv doc/perf/pocl-2026-11-29.txt \
+	doc/perf/h200-float-sum-excl.png doc/perf/h200-int-max-incl.png doc/perf/h200-int-lastnz-incl.png \
+	doc/perf/h200-float-affine-incl.png doc/perf/h200-double-sum-excl.png \
+	doc/perf/pocl-float-sum-excl.png doc/perf/pocl-int-max-incl.png doc/perf/pocl-int-lastnz-incl.png \
+	doc/perf/pocl-float-affine-incl.png doc/perf/pocl-double-sum-excl.png

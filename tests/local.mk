@@ -1,6 +1,6 @@
 # The Check test suite (included by the top Makefile.am).  Each test program shares the device
 # and the library's program cache among its tests (no fork); see tests/testutil.h.
-EXTRA_DIST += tests/swapped_comb.sh tests/valgrind.supp
+EXTRA_DIST += tests/swapped_comb.sh tests/kernel_variants.sh tests/valgrind.supp
 # Test scripts run through the shell (no need for the executable bit).
 TEST_EXTENSIONS = .sh
 SH_LOG_COMPILER = $(SHELL)
@@ -14,12 +14,13 @@ TESTUTIL_ = tests/testutil.c tests/testutil.h
 #   offsets and guards, in place, 999983 elements, reproducibility, clscan_host).
 # multilevel_test: small tiles, three to five levels, other tunings.
 # noncomm_test: AFFINE and LAST_NONZERO over several blocks and levels; swapped_comb.sh runs it
-#   again with -DCLSCAN_SWAP_COMB and must fail (XFAIL), proving the suite sees swapped arguments.
+#   again with -DCLSCAN_SWAP_COMB and must fail (XFAIL), proving the suite sees swapped arguments;
+#   kernel_variants.sh runs it on the GPUs' staged code path and the Blelloch primitive.
 # errors_test: bad input (status codes, messages, untouched buffers), sources from CLSCAN_KERNEL_DIR.
 # threads_test: one plan from two threads, out-of-order queue, user events, per-thread errors.
 check_PROGRAMS += tests/scan_test tests/multilevel_test tests/noncomm_test tests/errors_test tests/threads_test
 TESTS += tests/scan_test tests/multilevel_test tests/noncomm_test tests/errors_test tests/threads_test \
-	tests/swapped_comb.sh
+	tests/swapped_comb.sh tests/kernel_variants.sh
 XFAIL_TESTS += tests/swapped_comb.sh
 
 tests_scan_test_SOURCES = tests/scan_test.c $(TESTUTIL_)
