@@ -38,7 +38,7 @@ echo "== clscan demo on the default device =="
 ./tools/clscan --list-devices
 ./tools/clscan --op sum --type float --exclusive --count 1000000
 ./tools/clscan --op max --type int32 --count 1000000
-./tools/clscan --op last-nonzero --type double --count 1000000
+./tools/clscan --op last-nonzero --type int64 --count 1000000
 ./tools/clscan --op affine --type float --count 1000000
 echo
 echo "quickstart: done. Next: make check"
