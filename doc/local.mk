@@ -33,7 +33,7 @@ check-man:
 
 # The design and performance notes, with the measurements and plots they cite.
 EXTRA_DIST += doc/performance.md doc/perf/h200-2026-11-29.csv doc/perf/h200-2026-11-29.txt \
-	doc/perf/h200-sweeps-2026-11-29.txt doc/perf/pocl-2026-11-29.csv doc/perf/pocl-2026-11-29.txt \
+	doc/perf/h200-sweeps-2026-11-29.txt doc/perf/pocl-2026-11-29.csv doc/perf/pocl-2026-11-29.txt doc/perf/pocl-lanes2-2026-11-29.txt \
 	doc/perf/h200-float-sum-excl.png doc/perf/h200-int-max-incl.png doc/perf/h200-int-lastnz-incl.png \
 	doc/perf/h200-float-affine-incl.png doc/perf/h200-double-sum-excl.png \
 	doc/perf/pocl-float-sum-excl.png doc/perf/pocl-int-max-incl.png doc/perf/pocl-int-lastnz-incl.png \
