@@ -50,10 +50,14 @@ static int use_stage(const clscan_device_info *info)
 }
 
 /* CPUs run a work-group's work-items one after another: split each work-item's elements into
- * independent runs so that their dependency chains overlap.  GPUs hide latency with threads. */
-static size_t lanes(const clscan_device_info *info, size_t items)
+ * independent runs so that their dependency chains overlap.  Measured on PoCL (2^22, 2^24;
+ * doc/performance.md): 2 runs were fastest for SUM, MAX and MIN, 8 for LAST_NONZERO and
+ * AFFINE.  GPUs hide latency with threads: one run. */
+static size_t lanes(const clscan_plan *plan, size_t items)
 {
-    const size_t want = use_stage(info) ? 1 : 8;
+    size_t want = 1;
+    if (!use_stage(&plan->info))
+        want = plan->op == CLSCAN_LAST_NONZERO || plan->op == CLSCAN_AFFINE ? 8 : 2;
     return items < want ? items : want;
 }
 
@@ -144,7 +148,7 @@ static cl_int build_tuning(const clscan_plan *plan, size_t wg, size_t items, bui
                            "-DCLSCAN_ITEMS=%zu -DCLSCAN_LANES=%zu -DCLSCAN_STAGE=%d%s%s",
                            plan->info.opencl_c_1_2 ? "-cl-std=CL1.2 " : "", op_names[plan->op],
                            type_names[plan->type], plan->kind == CLSCAN_EXCLUSIVE, wg, items,
-                           lanes(&plan->info, items), use_stage(&plan->info), extra ? " " : "", extra ? extra : "");
+                           lanes(plan, items), use_stage(&plan->info), extra ? " " : "", extra ? extra : "");
     if (n < 0 || (size_t)n >= sizeof options)
         return clscan_fail(CL_INVALID_BUILD_OPTIONS, "CLSCAN_BUILD_OPTIONS is too long");
     cl_int err = clscan_program_get(plan->context, plan->device, plan->source, options, &b->program);
