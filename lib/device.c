@@ -8,39 +8,31 @@
 cl_int clscan_query_device(cl_device_id device, clscan_device_info *info)
 {
     memset(info, 0, sizeof *info);
-    char version[256] = "", extensions[8192] = "";
+    char version[256] = "";
     cl_int err = clGetDeviceInfo(device, CL_DEVICE_TYPE, sizeof info->type, &info->type, NULL);
     if (err != CL_SUCCESS)
         return clscan_fail(CL_INVALID_DEVICE, "not a valid OpenCL device (%s)", clscan_error_string(err));
-    err = clGetDeviceInfo(device, CL_DEVICE_VENDOR_ID, sizeof info->vendor_id, &info->vendor_id, NULL);
-    if (err == CL_SUCCESS)
-        err = clGetDeviceInfo(device, CL_DEVICE_MAX_WORK_GROUP_SIZE, sizeof info->max_work_group_size,
+    err = clGetDeviceInfo(device, CL_DEVICE_MAX_WORK_GROUP_SIZE, sizeof info->max_work_group_size,
                               &info->max_work_group_size, NULL);
     if (err == CL_SUCCESS)
         err = clGetDeviceInfo(device, CL_DEVICE_LOCAL_MEM_SIZE, sizeof info->local_mem_size,
                               &info->local_mem_size, NULL);
-    if (err == CL_SUCCESS)
-        err = clGetDeviceInfo(device, CL_DEVICE_MAX_MEM_ALLOC_SIZE, sizeof info->max_mem_alloc_size,
-                              &info->max_mem_alloc_size, NULL);
     if (err == CL_SUCCESS)
         err = clGetDeviceInfo(device, CL_DEVICE_NAME, sizeof info->name - 1, info->name, NULL);
     if (err == CL_SUCCESS)
         err = clGetDeviceInfo(device, CL_DEVICE_OPENCL_C_VERSION, sizeof version - 1, version, NULL);
     if (err != CL_SUCCESS)
         return clscan_fail(err, "clGetDeviceInfo failed: %s", clscan_error_string(err));
-    /* The extension string can be long; a truncated one only hides extensions we do not use. */
-    if (clGetDeviceInfo(device, CL_DEVICE_EXTENSIONS, sizeof extensions - 1, extensions, NULL) != CL_SUCCESS) {
-        size_t n = 0;
-        clGetDeviceInfo(device, CL_DEVICE_EXTENSIONS, 0, NULL, &n);
-        char *ext = n ? malloc(n + 1) : NULL;
-        if (ext && clGetDeviceInfo(device, CL_DEVICE_EXTENSIONS, n, ext, NULL) == CL_SUCCESS) {
-            ext[n] = '\0';
-            info->has_fp64 = strstr(ext, "cl_khr_fp64") != NULL;
-        }
-        free(ext);
-    } else {
-        info->has_fp64 = strstr(extensions, "cl_khr_fp64") != NULL;
+    /* The extension string has no length limit: ask for its size first. */
+    size_t n = 0;
+    char *ext = NULL;
+    if (clGetDeviceInfo(device, CL_DEVICE_EXTENSIONS, 0, NULL, &n) == CL_SUCCESS && n)
+        ext = malloc(n + 1);
+    if (ext && clGetDeviceInfo(device, CL_DEVICE_EXTENSIONS, n, ext, NULL) == CL_SUCCESS) {
+        ext[n] = '\0';
+        info->has_fp64 = strstr(ext, "cl_khr_fp64") != NULL;
     }
+    free(ext);
     /* "OpenCL C major.minor ..." */
     int major = 0, minor = 0;
     const char *v = strstr(version, "OpenCL C ");

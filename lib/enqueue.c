@@ -254,7 +254,7 @@ static cl_int scan_one_tile(clscan_plan *plan, chain *c, cl_mem src, cl_ulong sr
     const cl_ulong none = 0;
     const cl_uint no = 0;
     cl_int err = CL_SUCCESS;
-    cl_kernel k = plan->scan_tiles;
+    cl_kernel k = plan->kernels.scan_tiles;
     ARG(k, 0, src); ARG(k, 1, src_offset); ARG(k, 2, dst); ARG(k, 3, dst_offset); ARG(k, 4, count);
     ARG(k, 5, dst); ARG(k, 6, none); ARG(k, 7, no);   /* no carries: any buffer will do */
     return err != CL_SUCCESS ? ARGS_FAILED(err) : launch(plan, c, k, 1, want_event);
@@ -288,7 +288,7 @@ static cl_int reduce_then_scan(clscan_plan *plan, chain *c, clscan_scratch *slot
     for (int l = 0; l < levels && err == CL_SUCCESS; ++l) {
         const cl_mem in = l == 0 ? src : scratch;
         const cl_ulong in_off = l == 0 ? src_offset : off[l], in_n = n[l], out_off = off[l + 1];
-        cl_kernel k = plan->reduce;
+        cl_kernel k = plan->kernels.reduce;
         ARG(k, 0, in); ARG(k, 1, in_off); ARG(k, 2, in_n); ARG(k, 3, scratch); ARG(k, 4, out_off);
         err = err != CL_SUCCESS ? ARGS_FAILED(err) : launch(plan, c, k, n[l + 1], 0);
     }
@@ -296,7 +296,7 @@ static cl_int reduce_then_scan(clscan_plan *plan, chain *c, clscan_scratch *slot
     for (int l = levels; l >= 1 && err == CL_SUCCESS; --l) {
         const cl_ulong o = off[l], nl = n[l], carry_off = l < levels ? off[l + 1] : 0;
         const cl_uint use = l < levels ? yes : no;
-        cl_kernel k = plan->scan_tiles_inclusive;
+        cl_kernel k = plan->kernels.scan_tiles_inclusive;
         ARG(k, 0, scratch); ARG(k, 1, o); ARG(k, 2, nl); ARG(k, 3, scratch); ARG(k, 4, carry_off);
         ARG(k, 5, use);
         err = err != CL_SUCCESS ? ARGS_FAILED(err) : launch(plan, c, k, ceil_div(n[l], tile), 0);
@@ -304,7 +304,7 @@ static cl_int reduce_then_scan(clscan_plan *plan, chain *c, clscan_scratch *slot
     /* Last: the data, with the carries of level 1. */
     if (err == CL_SUCCESS) {
         const cl_ulong cnt = count, carry_off = off[1];
-        cl_kernel k = plan->scan_tiles;
+        cl_kernel k = plan->kernels.scan_tiles;
         ARG(k, 0, src); ARG(k, 1, src_offset); ARG(k, 2, dst); ARG(k, 3, dst_offset); ARG(k, 4, cnt);
         ARG(k, 5, scratch); ARG(k, 6, carry_off); ARG(k, 7, yes);
         err = err != CL_SUCCESS ? ARGS_FAILED(err) : launch(plan, c, k, ceil_div(count, tile), want_event);
@@ -341,7 +341,7 @@ static cl_int single_pass(clscan_plan *plan, chain *c, clscan_scratch *slot, cl_
     }
     const cl_ulong cnt = count, capacity = slot->tiles;
     const cl_uint base = slot->tickets, epoch = slot->epoch;
-    cl_kernel k = plan->single_pass;
+    cl_kernel k = plan->kernels.single_pass;
     ARG(k, 0, src); ARG(k, 1, src_offset); ARG(k, 2, dst); ARG(k, 3, dst_offset); ARG(k, 4, cnt);
     ARG(k, 5, slot->status); ARG(k, 6, slot->values); ARG(k, 7, capacity); ARG(k, 8, base);
     ARG(k, 9, epoch);

@@ -31,10 +31,8 @@ cl_int clscan_builtin_source(char **source);
 /* ---- device.c: what the plan needs to know of a device ---------------------------------- */
 typedef struct clscan_device_info {
     cl_device_type type;
-    cl_uint vendor_id;
     size_t max_work_group_size;
     cl_ulong local_mem_size;
-    cl_ulong max_mem_alloc_size;
     int has_fp64;
     int opencl_c_1_2;      /* accepts -cl-std=CL1.2 */
     char name[256];
@@ -67,6 +65,15 @@ typedef struct clscan_scratch {
 
 #define CLSCAN_MAX_SCRATCH 8
 
+/* A program built for one tuning and its kernels. */
+typedef struct clscan_kernels {
+    cl_program program;
+    cl_kernel scan_tiles;            /* src -> dst, the plan's kind */
+    cl_kernel scan_tiles_inclusive;  /* levels of tile totals, in place */
+    cl_kernel reduce;                /* tile totals */
+    cl_kernel single_pass;           /* decoupled look-back */
+} clscan_kernels;
+
 struct clscan_plan {
     cl_context context;        /* retained */
     cl_device_id device;
@@ -80,11 +87,7 @@ struct clscan_plan {
     pthread_mutex_t lock;      /* kernels' arguments and the scratch table */
     size_t work_group_size;
     size_t items;              /* elements per work-item */
-    cl_program program;
-    cl_kernel scan_tiles;          /* the plan's kind */
-    cl_kernel scan_tiles_inclusive;/* levels of tile totals */
-    cl_kernel reduce;
-    cl_kernel single_pass;
+    clscan_kernels kernels;    /* built for that tuning */
     clscan_algorithm algorithm;
 
     clscan_scratch scratch[CLSCAN_MAX_SCRATCH];

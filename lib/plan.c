@@ -96,19 +96,14 @@ static void automatic_tuning(const clscan_plan *plan, size_t *wg, size_t *items)
         *wg /= 2;
 }
 
-typedef struct built {
-    cl_program program;
-    cl_kernel scan_tiles, scan_tiles_inclusive, reduce, single_pass;
-} built;
-
-static void release_built(built *b)
+static void release_kernels(clscan_kernels *k)
 {
-    if (b->scan_tiles) clReleaseKernel(b->scan_tiles);
-    if (b->scan_tiles_inclusive) clReleaseKernel(b->scan_tiles_inclusive);
-    if (b->reduce) clReleaseKernel(b->reduce);
-    if (b->single_pass) clReleaseKernel(b->single_pass);
-    if (b->program) clReleaseProgram(b->program);
-    memset(b, 0, sizeof *b);
+    if (k->scan_tiles) clReleaseKernel(k->scan_tiles);
+    if (k->scan_tiles_inclusive) clReleaseKernel(k->scan_tiles_inclusive);
+    if (k->reduce) clReleaseKernel(k->reduce);
+    if (k->single_pass) clReleaseKernel(k->single_pass);
+    if (k->program) clReleaseProgram(k->program);
+    memset(k, 0, sizeof *k);
 }
 
 static cl_int create_kernel(const clscan_plan *plan, cl_program program, const char *name,
@@ -138,7 +133,7 @@ static cl_int create_kernel(const clscan_plan *plan, cl_program program, const c
 }
 
 /* Builds (or takes from the cache) the program for a tuning and creates its kernels. */
-static cl_int build_tuning(const clscan_plan *plan, size_t wg, size_t items, built *b)
+static cl_int build_tuning(const clscan_plan *plan, size_t wg, size_t items, clscan_kernels *b)
 {
     memset(b, 0, sizeof *b);
     const char *extra = getenv("CLSCAN_BUILD_OPTIONS");
@@ -161,22 +156,17 @@ static cl_int build_tuning(const clscan_plan *plan, size_t wg, size_t items, bui
     if (err == CL_SUCCESS)
         err = create_kernel(plan, b->program, "clscan_scan_single_pass", wg, &b->single_pass);
     if (err != CL_SUCCESS)
-        release_built(b);
+        release_kernels(b);
     return err;
 }
 
-static void install(clscan_plan *plan, built *b, size_t wg, size_t items)
+static void install(clscan_plan *plan, clscan_kernels *b, size_t wg, size_t items)
 {
-    built old = {plan->program, plan->scan_tiles, plan->scan_tiles_inclusive, plan->reduce,
-                 plan->single_pass};
-    plan->program = b->program;
-    plan->scan_tiles = b->scan_tiles;
-    plan->scan_tiles_inclusive = b->scan_tiles_inclusive;
-    plan->reduce = b->reduce;
-    plan->single_pass = b->single_pass;
+    clscan_kernels old = plan->kernels;
+    plan->kernels = *b;
     plan->work_group_size = wg;
     plan->items = items;
-    release_built(&old);
+    release_kernels(&old);
 }
 
 static cl_int check_device_in_context(cl_context context, cl_device_id device)
@@ -259,7 +249,7 @@ CLSCAN_API clscan_plan *clscan_plan_create(cl_context context, cl_device_id devi
         return NULL;
     }
     /* The kernel may run fewer work-items than the device (registers): halve until it fits. */
-    built b;
+    clscan_kernels b;
     while ((*err = build_tuning(plan, wg, items, &b)) == CL_INVALID_WORK_GROUP_SIZE && wg > 1)
         wg /= 2;
     if (*err != CL_SUCCESS) {
@@ -296,7 +286,7 @@ CLSCAN_API cl_int clscan_plan_set_tuning(clscan_plan *plan, size_t work_group_si
                            "elements of %zu bytes do not fit %s (local memory %llu bytes, at most "
                            "4096 elements per work-item)", wg, items, plan->element_size,
                            plan->info.name, (unsigned long long)plan->info.local_mem_size);
-    built b;
+    clscan_kernels b;
     cl_int err = build_tuning(plan, wg, items, &b);
     if (err != CL_SUCCESS)
         return err;
@@ -352,9 +342,7 @@ CLSCAN_API void clscan_plan_release(clscan_plan *plan)
     if (!plan)
         return;
     clscan_release_scratch(plan);
-    built b = {plan->program, plan->scan_tiles, plan->scan_tiles_inclusive, plan->reduce,
-               plan->single_pass};
-    release_built(&b);
+    release_kernels(&plan->kernels);
     clReleaseContext(plan->context);
     pthread_mutex_destroy(&plan->lock);
     free(plan->source);
