@@ -11,8 +11,20 @@
  *   CLSCAN_STAGE     1: load and store a tile through local memory, so that neighbouring
  *                    work-items touch neighbouring addresses (coalesced, for GPUs);
  *                    0: each work-item reads its own run of CLSCAN_ITEMS elements (CPUs)
+ *   CLSCAN_SUBGROUP  optional: scan the work-group in two levels, Hillis-Steele within groups of
+ *                    this many consecutive work-items (a power of two dividing CLSCAN_WG, with
+ *                    CLSCAN_WG / CLSCAN_SUBGROUP <= CLSCAN_SUBGROUP), then Hillis-Steele over
+ *                    their totals.  With CLSCAN_NV_SHUFFLE=1 (NVIDIA, CLSCAN_SUBGROUP=32,
+ *                    CLSCAN_T_WORDS = sizeof(T) / 4) the first level runs in registers with PTX
+ *                    warp shuffles and no barrier; otherwise in local memory, with the same
+ *                    combinations in the same order, hence the same bits.
+ *   CLSCAN_EXACT     1 when every grouping of comb gives the same bits (integers; MAX, MIN,
+ *                    LAST_NONZERO): the look-back may then fold in a tree.
  * Optional: CLSCAN_SWAP_COMB swaps comb's arguments everywhere.  It exists only to prove
- * that the test suite catches a scan that combines in the wrong order.
+ * that the test suite catches a scan that combines in the wrong order.  CLSCAN_TEST_FALLBACK,
+ * with CLSCAN_WINDOW_POLLS=0u, makes every tile of the single pass recompute the totals of all
+ * the tiles before it from their input (quadratic work; src and dst must not overlap): it
+ * exists only for the test that the fallback gives the fast path's bits.
  *
  * A tile is CLSCAN_WG * CLSCAN_ITEMS consecutive elements, scanned by one work-group:
  *   1. each work-item scans its CLSCAN_ITEMS elements sequentially, in registers
@@ -42,7 +54,102 @@
  * combination of the values of the work-items before li in *prev (valid for li > 0) and the
  * work-group's total in *total.  buf holds 2 * CLSCAN_WG elements.  Every work-item must call
  * it (it has barriers). */
-#ifndef CLSCAN_WG_SCAN_BLELLOCH
+#if defined(CLSCAN_SUBGROUP) && defined(CLSCAN_WG_SCAN_BLELLOCH)
+#undef CLSCAN_SUBGROUP   /* Blelloch, asked for explicitly, wins */
+#endif
+
+#ifdef CLSCAN_SUBGROUP
+#define SG CLSCAN_SUBGROUP
+#define NSG (CLSCAN_WG / SG)
+#if CLSCAN_NV_SHUFFLE
+/* T as 32-bit words, for the shuffles. */
+typedef union { T t; uint w[CLSCAN_T_WORDS]; } t_words;
+
+/* Lane l gets lane l - d's v (lanes below d keep their own). */
+inline T shuffle_up(T v, uint d)
+{
+    t_words in, out;
+    in.t = v;
+    for (uint k = 0; k < CLSCAN_T_WORDS; ++k) {
+        uint r;
+        asm volatile("shfl.sync.up.b32 %0, %1, %2, 0, 0xffffffff;" : "=r"(r) : "r"(in.w[k]), "r"(d));
+        out.w[k] = r;
+    }
+    return out.t;
+}
+#endif
+
+/* Two levels of the seed's Hillis-Steele scan.  Level 1: each subgroup of SG consecutive
+ * work-items scans its values (in registers with warp shuffles, or in the double-buffered local
+ * array); level 2: the first NSG work-items scan the subgroups' totals.  On NVIDIA this replaces
+ * log2(CLSCAN_WG) barriers by two. */
+inline void wg_scan(T v, __local T *buf, uint li, T *prev, T *total)
+{
+    const uint lane = li % SG, sg = li / SG;
+    T before;   /* the inclusive value of lane - 1 (lane > 0) */
+#if CLSCAN_NV_SHUFFLE
+    for (uint d = 1; d < SG; d <<= 1) {
+        const T r = shuffle_up(v, d);
+        if (lane >= d)
+            v = COMBINE(r, v);   /* comb(previous, current) */
+    }
+    before = shuffle_up(v, 1);
+    if (lane == SG - 1)
+        buf[sg] = v;
+    barrier(CLK_LOCAL_MEM_FENCE);
+    if (sg == 0) {   /* one warp: shuffles need all its lanes */
+        T s = lane < NSG ? buf[lane] : NEUTRAL;
+        for (uint d = 1; d < NSG; d <<= 1) {
+            const T r = shuffle_up(s, d);
+            if (lane >= d)
+                s = COMBINE(r, s);
+        }
+        if (lane < NSG)
+            buf[NSG + lane] = s;
+    }
+    barrier(CLK_LOCAL_MEM_FENCE);
+    __local T *sg_incl = buf + NSG;
+#else
+    uint rd = 0, wr = CLSCAN_WG;
+    buf[li] = v;
+    barrier(CLK_LOCAL_MEM_FENCE);
+    for (uint d = 1; d < SG; d <<= 1) {
+        T r = buf[rd + li];
+        if (lane >= d)
+            r = COMBINE(buf[rd + li - d], r);
+        buf[wr + li] = r;
+        barrier(CLK_LOCAL_MEM_FENCE);
+        const uint t = rd; rd = wr; wr = t;
+    }
+    v = buf[rd + li];
+    before = lane > 0 ? buf[rd + li - 1] : NEUTRAL;
+    /* Level 2 in the other half: the subgroups' totals, then Hillis-Steele among them. */
+    if (li < NSG)
+        buf[wr + li] = buf[rd + li * SG + SG - 1];
+    barrier(CLK_LOCAL_MEM_FENCE);
+    {
+        const uint t = rd; rd = wr; wr = t;
+    }
+    for (uint d = 1; d < NSG; d <<= 1) {
+        if (li < NSG) {
+            T r = buf[rd + li];
+            if (li >= d)
+                r = COMBINE(buf[rd + li - d], r);
+            buf[wr + li] = r;
+        }
+        barrier(CLK_LOCAL_MEM_FENCE);
+        const uint t = rd; rd = wr; wr = t;
+    }
+    __local T *sg_incl = buf + rd;
+#endif
+    *total = sg_incl[NSG - 1];
+    if (sg > 0)
+        *prev = lane > 0 ? COMBINE(sg_incl[sg - 1], before) : sg_incl[sg - 1];
+    else if (lane > 0)
+        *prev = before;
+}
+
+#elif !defined(CLSCAN_WG_SCAN_BLELLOCH)
 /* The seed's algorithm, Hillis-Steele: two halves of one __local array; each step reads one
  * half and writes the other, so one barrier per step suffices and no read races a write.
  * Work n*log2(n) - (n - 1), depth log2(n). */
@@ -98,20 +205,26 @@ inline void wg_scan(T v, __local T *buf, uint li, T *prev, T *total)
  * runs' scans touches neighbouring registers (a CPU does it as one vector operation). */
 #define VIDX(l, r) ((r) * CLSCAN_LANES + (l))
 
+/* The staged tile has one unused slot after every 32 elements: work-item li reads its run at
+ * li * CLSCAN_ITEMS, and without the padding 32 work-items of a warp would hit the same few
+ * banks of local memory (an ITEMS-way conflict). */
+#define SIDX(i) ((i) + ((i) >> 5))
+#define STAGE_SIZE (TILE + TILE / 32)
+
 /* Loads the work-item's CLSCAN_ITEMS consecutive elements of the tile at `base` (NEUTRAL past
- * count).  `stage` holds TILE elements when CLSCAN_STAGE is 1. */
+ * count).  `stage` holds STAGE_SIZE elements when CLSCAN_STAGE is 1. */
 inline void load_items(T *v, __global const T *src, ulong base, ulong count, uint li,
                        __local T *stage)
 {
 #if CLSCAN_STAGE
     for (uint k = 0; k < CLSCAN_ITEMS; ++k) {
         const uint i = k * CLSCAN_WG + li;
-        stage[i] = base + i < count ? src[base + i] : NEUTRAL;
+        stage[SIDX(i)] = base + i < count ? src[base + i] : NEUTRAL;
     }
     barrier(CLK_LOCAL_MEM_FENCE);
     for (uint r = 0; r < RUN; ++r)
         for (uint l = 0; l < CLSCAN_LANES; ++l)
-            v[VIDX(l, r)] = stage[li * CLSCAN_ITEMS + l * RUN + r];
+            v[VIDX(l, r)] = stage[SIDX(li * CLSCAN_ITEMS + l * RUN + r)];
 #else
     (void)stage;
     __global const T *in = src + base + (ulong)li * CLSCAN_ITEMS;
@@ -136,12 +249,12 @@ inline void store_items(const T *v, __global T *dst, ulong base, ulong count, ui
     barrier(CLK_LOCAL_MEM_FENCE);   /* everyone has finished reading stage */
     for (uint r = 0; r < RUN; ++r)
         for (uint l = 0; l < CLSCAN_LANES; ++l)
-            stage[li * CLSCAN_ITEMS + l * RUN + r] = v[VIDX(l, r)];
+            stage[SIDX(li * CLSCAN_ITEMS + l * RUN + r)] = v[VIDX(l, r)];
     barrier(CLK_LOCAL_MEM_FENCE);
     for (uint k = 0; k < CLSCAN_ITEMS; ++k) {
         const uint i = k * CLSCAN_WG + li;
         if (base + i < count)
-            dst[base + i] = stage[i];
+            dst[base + i] = stage[SIDX(i)];
     }
 #else
     (void)stage;
@@ -215,7 +328,7 @@ inline void scan_tile(__global const T *src, __global T *dst, ulong count, T car
 }
 
 #if CLSCAN_STAGE
-#define STAGE_DECL __local T stage[TILE]
+#define STAGE_DECL __local T stage[STAGE_SIZE]
 #else
 #define STAGE_DECL __local T *stage = 0
 #endif
@@ -284,6 +397,9 @@ void clscan_reduce(__global const T *src, ulong src_offset, ulong count,
  * functions, hence the same bits ("decoupled fallback").
  * Status words carry the scan's epoch in their upper 30 bits, so the host never clears them
  * between scans. */
+#ifndef CLSCAN_EXACT
+#define CLSCAN_EXACT 0
+#endif
 #define STATUS_AGGREGATE 1u
 #define STATUS_PREFIX 2u
 #ifndef CLSCAN_WINDOW_POLLS
@@ -296,6 +412,15 @@ void clscan_reduce(__global const T *src, ulong src_offset, ulong count,
 inline uint status_of(uint word, uint epoch)
 {
     return (word >> 2) == epoch ? (word & 3u) : 0u;
+}
+
+/* Hillis-Steele's inclusive scan of n values, in place by one work-item: each step runs
+ * downwards, so buf[i - d] still holds the previous step's value when buf[i] is updated. */
+inline void hs_in_place(__local T *buf, uint n)
+{
+    for (uint d = 1; d < n; d <<= 1)
+        for (uint i = n - 1; i >= d; --i)
+            buf[i] = COMBINE(buf[i - d], buf[i]);
 }
 
 /* The total of the tile at `base`, computed by one work-item alone with the same combinations
@@ -312,10 +437,9 @@ inline T tile_total_alone(__global const T *src, ulong base, ulong count, __loca
         buf[w] = item_scan(v);
     }
 #ifndef CLSCAN_WG_SCAN_BLELLOCH
-    /* A Hillis-Steele step in place: descending, so buf[i - d] still holds the old value. */
-    for (uint d = 1; d < CLSCAN_WG; d <<= 1)
-        for (uint i = CLSCAN_WG - 1; i >= d; --i)
-            buf[i] = COMBINE(buf[i - d], buf[i]);
+    /* Hillis-Steele's total is the balanced binary tree over the values; so is the two-level
+     * scan's (CLSCAN_SUBGROUP): balanced trees within subgroups, then over their totals. */
+    hs_in_place(buf, CLSCAN_WG);
 #else
     for (uint d = 1; d < CLSCAN_WG; d <<= 1)
         for (uint i = 2 * d - 1; i < CLSCAN_WG; i += 2 * d)
@@ -333,7 +457,7 @@ void clscan_scan_single_pass(__global const T *src, ulong src_offset, __global T
 {
     __local T hs[2 * CLSCAN_WG];
     STAGE_DECL;
-    __local uint l_tile, l_need, l_window[CLSCAN_WG];
+    __local uint l_tile, l_first, l_window[CLSCAN_WG];
     __local T l_value;
     const uint li = get_local_id(0);
     __global const T *in = src + src_offset;
@@ -381,29 +505,58 @@ void clscan_scan_single_pass(__global const T *src, ulong src_offset, __global T
             else if (s == STATUS_AGGREGATE)
                 window[li] = aggregates[j];
             l_window[li] = s;
+            if (li == 0)
+                l_first = CLSCAN_WG;
             barrier(CLK_LOCAL_MEM_FENCE);
-            if (li == 0) {
-                uint m = 0;
-                while (m < CLSCAN_WG && l_window[m] == STATUS_AGGREGATE)
-                    ++m;
-                l_need = m < CLSCAN_WG && l_window[m] == STATUS_PREFIX;
-                if (l_need) {
+            /* m: the nearest tile without a total, found by all work-items at once. */
+            if (s != STATUS_AGGREGATE)
+                atomic_min(&l_first, li);
+            barrier(CLK_LOCAL_MEM_FENCE);
+            const uint m = l_first;
+            done = m < CLSCAN_WG && l_window[m] == STATUS_PREFIX;
+            if (done) {   /* the same for every work-item */
+#if CLSCAN_EXACT
+                /* Any grouping gives the same bits: fold window[m] ... window[0] (in tile
+                 * order) with the work-group primitive, NEUTRAL in front. */
+                const uint w = CLSCAN_WG - 1 - li;
+                const T y = w <= m ? window[w] : NEUTRAL;
+                barrier(CLK_LOCAL_MEM_FENCE);   /* wg_scan overwrites the window */
+                T unused = NEUTRAL, folded;
+                wg_scan(y, hs, li, &unused, &folded);
+                if (li == 0)
+                    l_value = folded;
+#else
+                /* Floats: the left fold, one combination after the other, so that the bits
+                 * do not depend on where the look-back stopped.  Loads come eight at a time
+                 * ahead of the combinations, which then run back to back. */
+                if (li == 0) {
                     T acc = window[m];
-                    for (uint i = m; i > 0; --i)
+                    uint i = m;
+                    for (; i >= 8; i -= 8) {
+                        T w8[8];
+                        for (uint k = 0; k < 8; ++k)
+                            w8[k] = window[i - 1 - k];
+                        for (uint k = 0; k < 8; ++k)
+                            acc = COMBINE(acc, w8[k]);
+                    }
+                    for (; i > 0; --i)
                         acc = COMBINE(acc, window[i - 1]);
                     l_value = acc;
                 }
+#endif
             }
-            barrier(CLK_LOCAL_MEM_FENCE);
-            done = l_need;
-            barrier(CLK_LOCAL_MEM_FENCE);   /* l_need and the window are rewritten next */
+            barrier(CLK_LOCAL_MEM_FENCE);   /* l_first, l_value and the window are rewritten next */
         }
 
         if (li == 0 && !done) {
             /* Slow path, one work-item, no barriers.  Phase 1: the nearest earlier tile with a
              * prefix (-1: none; start from the virtual prefix before tile 0), spinning a
              * bounded time on each status still missing. */
+#ifdef CLSCAN_TEST_FALLBACK
+            long found = -1;   /* tests only: recompute every total (src and dst apart) */
+#else
             long found = (long)g - 1;
+#endif
             for (; found >= 0; --found) {
                 uint s = status_of(status[1 + found], epoch);
                 for (uint spin = 0; s == 0 && spin < CLSCAN_SPIN_LIMIT; ++spin)
@@ -418,6 +571,9 @@ void clscan_scan_single_pass(__global const T *src, ulong src_offset, __global T
             for (long k = found + 1; k < (long)g; ++k) {
                 uint s = status_of(status[1 + k], epoch);
                 read_mem_fence(CLK_GLOBAL_MEM_FENCE);
+#ifdef CLSCAN_TEST_FALLBACK
+                s = 0;
+#endif
                 T a;
                 if (s != 0) {
                     a = aggregates[k];
@@ -428,8 +584,10 @@ void clscan_scan_single_pass(__global const T *src, ulong src_offset, __global T
                      * construction. */
                     s = status_of(status[1 + k], epoch);
                     read_mem_fence(CLK_GLOBAL_MEM_FENCE);
+#ifndef CLSCAN_TEST_FALLBACK
                     if (s != 0)
                         a = aggregates[k];
+#endif
                 }
                 acc = COMBINE(acc, a);
             }

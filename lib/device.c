@@ -33,6 +33,15 @@ cl_int clscan_query_device(cl_device_id device, clscan_device_info *info)
         info->has_fp64 = strstr(ext, "cl_khr_fp64") != NULL;
     }
     free(ext);
+    /* NVIDIA's own OpenCL platform compiles inline PTX (not other implementations on NVIDIA
+     * hardware, such as PoCL's CUDA device). */
+    cl_platform_id platform = NULL;
+    char vendor[256] = "", platform_name[256] = "";
+    if (clGetDeviceInfo(device, CL_DEVICE_VENDOR, sizeof vendor - 1, vendor, NULL) == CL_SUCCESS &&
+        clGetDeviceInfo(device, CL_DEVICE_PLATFORM, sizeof platform, &platform, NULL) == CL_SUCCESS &&
+        clGetPlatformInfo(platform, CL_PLATFORM_NAME, sizeof platform_name - 1, platform_name, NULL) == CL_SUCCESS)
+        info->nvidia_ptx = strstr(vendor, "NVIDIA") && strstr(platform_name, "NVIDIA CUDA") &&
+                           (info->type & CL_DEVICE_TYPE_GPU);
     /* "OpenCL C major.minor ..." */
     int major = 0, minor = 0;
     const char *v = strstr(version, "OpenCL C ");

@@ -35,6 +35,7 @@ typedef struct clscan_device_info {
     cl_ulong local_mem_size;
     int has_fp64;
     int opencl_c_1_2;      /* accepts -cl-std=CL1.2 */
+    int nvidia_ptx;        /* NVIDIA's OpenCL on an NVIDIA GPU: inline PTX (warp shuffles) */
     char name[256];
 } clscan_device_info;
 cl_int clscan_query_device(cl_device_id device, clscan_device_info *info);

@@ -61,10 +61,38 @@ static size_t lanes(const clscan_plan *plan, size_t items)
     return items < want ? items : want;
 }
 
-/* Local memory the kernels need: the Hillis-Steele double buffer, and the staged tile. */
+/* The work-group scan in two levels (cl/clscan_scan.cl, CLSCAN_SUBGROUP): on NVIDIA's OpenCL,
+ * warps of 32 scan with PTX shuffles (elements of whole 32-bit words).  Returns the first
+ * level's size, or 0 for the one-level scan.  CLSCAN_FORCE_SUBGROUP=0|1 overrides, for kernel
+ * development: with 1, other devices run the same two levels in local memory (the tests do). */
+static size_t subgroup_size(const clscan_plan *plan, size_t wg, int *shuffle)
+{
+    const char *force = getenv("CLSCAN_FORCE_SUBGROUP");
+    *shuffle = plan->info.nvidia_ptx && plan->element_size % 4 == 0 && wg >= 32 && wg % 32 == 0 &&
+               wg <= 32 * 32;
+    if (force && *force == '0')
+        *shuffle = 0;
+    if (*shuffle)
+        return 32;
+    if (force && *force == '1' && wg >= 2)
+        return wg / 2 < 32 ? wg / 2 : 32;
+    return 0;
+}
+
+/* Exactly associative operators give the same bits however their combinations are grouped, so
+ * the single pass may fold in a tree: integers, and MAX, MIN, LAST_NONZERO of any type. */
+static int exact(const clscan_plan *plan)
+{
+    const int floating = plan->type == CLSCAN_FLOAT || plan->type == CLSCAN_DOUBLE;
+    return !floating || plan->op == CLSCAN_MAX || plan->op == CLSCAN_MIN || plan->op == CLSCAN_LAST_NONZERO;
+}
+
+/* Local memory the kernels need: the Hillis-Steele double buffer, and the staged tile (with a
+ * slot of padding after every 32 elements). */
 static cl_ulong local_bytes(const clscan_plan *plan, size_t wg, size_t items)
 {
-    const cl_ulong elements = 2 * (cl_ulong)wg + (use_stage(&plan->info) ? (cl_ulong)wg * items : 0);
+    const cl_ulong tile = (cl_ulong)wg * items;
+    const cl_ulong elements = 2 * (cl_ulong)wg + (use_stage(&plan->info) ? tile + tile / 32 : 0);
     return elements * plan->element_size + (cl_ulong)wg * sizeof(cl_uint);   /* look-back window */
 }
 
@@ -137,13 +165,20 @@ static cl_int build_tuning(const clscan_plan *plan, size_t wg, size_t items, cls
 {
     memset(b, 0, sizeof *b);
     const char *extra = getenv("CLSCAN_BUILD_OPTIONS");
+    char subgroup[128] = "";
+    int shuffle;
+    const size_t sg = subgroup_size(plan, wg, &shuffle);
+    if (sg)
+        snprintf(subgroup, sizeof subgroup, " -DCLSCAN_SUBGROUP=%zu -DCLSCAN_NV_SHUFFLE=%d -DCLSCAN_T_WORDS=%zu",
+                 sg, shuffle, plan->element_size / 4);
     char options[1024];
     const int n = snprintf(options, sizeof options,
                            "%s-DCLSCAN_OP=%s -DCLSCAN_TYPE=%s -DCLSCAN_EXCLUSIVE=%d -DCLSCAN_WG=%zu "
-                           "-DCLSCAN_ITEMS=%zu -DCLSCAN_LANES=%zu -DCLSCAN_STAGE=%d%s%s",
+                           "-DCLSCAN_ITEMS=%zu -DCLSCAN_LANES=%zu -DCLSCAN_STAGE=%d -DCLSCAN_EXACT=%d%s%s%s",
                            plan->info.opencl_c_1_2 ? "-cl-std=CL1.2 " : "", op_names[plan->op],
                            type_names[plan->type], plan->kind == CLSCAN_EXCLUSIVE, wg, items,
-                           lanes(plan, items), use_stage(&plan->info), extra ? " " : "", extra ? extra : "");
+                           lanes(plan, items), use_stage(&plan->info), exact(plan), subgroup,
+                           extra ? " " : "", extra ? extra : "");
     if (n < 0 || (size_t)n >= sizeof options)
         return clscan_fail(CL_INVALID_BUILD_OPTIONS, "CLSCAN_BUILD_OPTIONS is too long");
     cl_int err = clscan_program_get(plan->context, plan->device, plan->source, options, &b->program);

@@ -2,7 +2,9 @@
 # Runs the non-commutative checks (tests/noncomm_test) again on kernel variants the default
 # device would not use: the GPUs' code path (tiles staged through local memory, one run per
 # work-item; CLSCAN_FORCE_STAGE=1) and the Blelloch work-group primitive
-# (-DCLSCAN_WG_SCAN_BLELLOCH), alone and together.  Exit 0 only if every variant passes.
+# (-DCLSCAN_WG_SCAN_BLELLOCH), alone and together, and the two-level primitive NVIDIA's warp
+# shuffles use, run in local memory (CLSCAN_FORCE_SUBGROUP=1), unstaged and staged.
+# Exit 0 only if every variant passes.
 prog=${NONCOMM_TEST:-./tests/noncomm_test}
 if test ! -x "$prog"; then
   echo "kernel_variants.sh: ERROR: $prog is missing (build it with 'make check')" >&2
@@ -10,13 +12,15 @@ if test ! -x "$prog"; then
 fi
 unset CK_RUN_SUITE CK_RUN_CASE CK_INCLUDE_TAGS CK_EXCLUDE_TAGS
 status=0
-for variant in "stage" "blelloch" "stage blelloch"; do
+for variant in "stage" "blelloch" "stage blelloch" "subgroup" "stage subgroup"; do
   stage=0
+  subgroup=0
   opts=
   case $variant in *stage*) stage=1 ;; esac
+  case $variant in *subgroup*) subgroup=1 ;; esac
   case $variant in *blelloch*) opts=-DCLSCAN_WG_SCAN_BLELLOCH ;; esac
-  echo "== kernel variant: $variant (CLSCAN_FORCE_STAGE=$stage CLSCAN_BUILD_OPTIONS=$opts)"
-  CLSCAN_FORCE_STAGE=$stage CLSCAN_BUILD_OPTIONS=$opts "$prog"
+  echo "== kernel variant: $variant (CLSCAN_FORCE_STAGE=$stage CLSCAN_FORCE_SUBGROUP=$subgroup CLSCAN_BUILD_OPTIONS=$opts)"
+  CLSCAN_FORCE_STAGE=$stage CLSCAN_FORCE_SUBGROUP=$subgroup CLSCAN_BUILD_OPTIONS=$opts "$prog"
   rc=$?
   test $rc -eq 0 || status=$rc
 done

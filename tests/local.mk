@@ -45,6 +45,14 @@ tests_threads_test_CFLAGS = $(TESTS_CFLAGS_) $(PTHREAD_CFLAGS)
 tests_threads_test_LDFLAGS = $(PTHREAD_CFLAGS)
 tests_threads_test_LDADD = $(TESTS_LDADD_)
 
+# lookback_test: the single pass's fallback (a late tile's total recomputed by its successor)
+#   gives the fast path's bits, for each shape of the work-group primitive.
+check_PROGRAMS += tests/lookback_test
+TESTS += tests/lookback_test
+tests_lookback_test_SOURCES = tests/lookback_test.c $(TESTUTIL_)
+tests_lookback_test_CFLAGS = $(TESTS_CFLAGS_)
+tests_lookback_test_LDADD = $(TESTS_LDADD_)
+
 # The source tree (for the kernel sources errors_test copies) and the program that
 # swapped_comb.sh runs.
 AM_TESTS_ENVIRONMENT = \

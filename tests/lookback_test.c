@@ -1,0 +1,133 @@
+/* The single pass's fallback gives the same bits as its fast path.
+ *
+ * When a tile's look-back waits too long for a predecessor, the waiting work-group computes that
+ * predecessor's total itself (tile_total_alone in cl/clscan_scan.cl), emulating the work-group
+ * primitive's order of combinations.  If the emulation differed from the primitive, float
+ * results would depend on timing.  Here one plan is built as usual and one where every tile
+ * recomputes the totals of all the tiles before it (-DCLSCAN_WINDOW_POLLS=0u
+ * -DCLSCAN_TEST_FALLBACK), and their float SUM and AFFINE scans of values with rounding
+ * everywhere must agree bit for bit, for each variant of the work-group primitive and of the
+ * loads: one level or two (CLSCAN_FORCE_SUBGROUP, the shape NVIDIA's warp shuffles use), staged
+ * or not (CLSCAN_FORCE_STAGE).  On NVIDIA's OpenCL the default variant is the shuffle itself.
+ *
+ * Exit status: 0 all checks passed, 1 a check failed, 77 no device, 99 a setup error. */
+#define _POSIX_C_SOURCE 200809L
+#include "testutil.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#define FALLBACK_ONLY "-DCLSCAN_WINDOW_POLLS=0u -DCLSCAN_TEST_FALLBACK"
+
+static const struct {
+    const char *stage, *subgroup; /* CLSCAN_FORCE_STAGE, CLSCAN_FORCE_SUBGROUP; NULL: default */
+    size_t wg, items;
+} variants[] = {
+    {NULL, NULL, 0, 0},   /* the device's own choice */
+    {"1", "0", 64, 4},    /* staged, one level */
+    {"1", "1", 64, 4},    /* staged, two levels of 32 */
+    {"0", "1", 16, 8},    /* unstaged, two levels of 8 */
+};
+#define NVARIANTS (int)(sizeof variants / sizeof variants[0])
+
+static void set_or_unset(const char *name, const char *value)
+{
+    if (value)
+        setenv(name, value, 1);
+    else
+        unsetenv(name);
+}
+
+static clscan_plan *make_plan(clscan_op op, int v, const char *build_options)
+{
+    const char *old = getenv("CLSCAN_BUILD_OPTIONS");
+    char *saved = old ? strdup(old) : NULL;
+    set_or_unset("CLSCAN_FORCE_STAGE", variants[v].stage);
+    set_or_unset("CLSCAN_FORCE_SUBGROUP", variants[v].subgroup);
+    set_or_unset("CLSCAN_BUILD_OPTIONS", build_options);
+    cl_int err;
+    clscan_plan *plan = clscan_plan_create(tu.context, tu.device, op, CLSCAN_FLOAT, CLSCAN_INCLUSIVE, &err);
+    if (plan && err == CL_SUCCESS)
+        err = clscan_plan_set_tuning(plan, variants[v].wg, variants[v].items);
+    if (plan && err == CL_SUCCESS)
+        err = clscan_plan_set_algorithm(plan, CLSCAN_ALGORITHM_SINGLE_PASS);
+    set_or_unset("CLSCAN_BUILD_OPTIONS", saved);
+    unsetenv("CLSCAN_FORCE_STAGE");
+    unsetenv("CLSCAN_FORCE_SUBGROUP");
+    free(saved);
+    if (err != CL_SUCCESS) {
+        fprintf(stderr, "lookback_test: plan for variant %d failed: %s: %s\n", v, clscan_error_string(err),
+                clscan_last_error());
+        exit(99);
+    }
+    return plan;
+}
+
+/* Values with rounding in every combination: fractions for SUM; for AFFINE, a near 1 and b a
+ * fraction, so that products and sums round too. */
+static void fill(clscan_op op, float *x, size_t n)
+{
+    const size_t scalars = op == CLSCAN_AFFINE ? 2 * n : n;
+    tu_fill_float_fractions(x, scalars);
+    if (op == CLSCAN_AFFINE)
+        for (size_t i = 0; i < n; i++)
+            x[2 * i] = 0.9375f + x[2 * i] / 8.0f;
+}
+
+START_TEST(fallback_gives_the_fast_paths_bits)
+{
+    const clscan_op op = _i % 2 ? CLSCAN_AFFINE : CLSCAN_SUM;
+    const int v = _i / 2;
+    clscan_plan *fast = make_plan(op, v, getenv("CLSCAN_BUILD_OPTIONS"));
+    char options[512];
+    const char *user = getenv("CLSCAN_BUILD_OPTIONS");
+    snprintf(options, sizeof options, "%s%s%s", user ? user : "", user ? " " : "", FALLBACK_ONLY);
+    clscan_plan *slow = make_plan(op, v, options);
+
+    const size_t n = 50 * tu_tile(fast) + 17, es = clscan_element_size(fast);
+    float *x = malloc(n * es), *y1 = malloc(n * es), *y2 = malloc(n * es);
+    ck_assert(x && y1 && y2);
+    fill(op, x, n);
+    char msg[2048];
+    tu_case c = {.op = op, .type = CLSCAN_FLOAT, .kind = CLSCAN_INCLUSIVE, .count = n, .input = x,
+                 .no_reference = true};
+    c.output = y1;
+    bool ok = tu_check_scan(fast, &c, msg, sizeof msg);
+    ck_assert_msg(ok, "%s", msg);
+    c.output = y2;
+    ok = tu_check_scan(slow, &c, msg, sizeof msg);
+    ck_assert_msg(ok, "%s", msg);
+    size_t first = n;
+    for (size_t i = 0; i < n && first == n; i++)
+        if (memcmp((char *)y1 + i * es, (char *)y2 + i * es, es) != 0)
+            first = i;
+    char d1[64] = "", d2[64] = "";
+    if (first < n) {
+        tu_format(op, CLSCAN_FLOAT, y1, first, d1, sizeof d1);
+        tu_format(op, CLSCAN_FLOAT, y2, first, d2, sizeof d2);
+    }
+    size_t wg = 0, items = 0;
+    clscan_plan_get_tuning(fast, &wg, &items);
+    clscan_plan_release(fast);
+    clscan_plan_release(slow);
+    free(x), free(y1), free(y2);
+    ck_assert_msg(first == n, "[seed %llu] float %s single pass, variant stage=%s subgroup=%s, tuning %zu x %zu, "
+                  "%zu elements: fast path and fallback differ first at %zu: %s vs %s",
+                  (unsigned long long)tu_seed, tu_op_name(op), variants[v].stage ? variants[v].stage : "default",
+                  variants[v].subgroup ? variants[v].subgroup : "default", wg, items, n, first, d1, d2);
+}
+END_TEST
+
+int main(void)
+{
+    tu_open("lookback_test");
+    tu_watchdog(540);
+    Suite *s = suite_create("lookback");
+    TCase *tc = tcase_create("fallback");
+    tcase_add_loop_test(tc, fallback_gives_the_fast_paths_bits, 0, 2 * NVARIANTS);
+    suite_add_tcase(s, tc);
+    int rc = tu_run(s);
+    tu_close();
+    return rc;
+}
