@@ -389,10 +389,11 @@ void clscan_reduce(__global const T *src, ulong src_offset, ulong count,
  * on tiles that have already started.  Each tile publishes its total (AGGREGATE) as soon as it
  * has it, and its inclusive prefix (PREFIX) once it knows the prefix of the tile before it.
  * Look-back: the tile finds the nearest earlier tile with a PREFIX, then folds the totals of the
- * tiles after it from left to right (the whole work-group reads a window of CLSCAN_WG statuses at
- * once, as often as needed up to CLSCAN_WINDOW_POLLS times; then one work-item walks back).  That fold is the same left fold whichever tile the
- * look-back stops at, so the result is bitwise reproducible for every operator, floats
- * included.  Spinning is bounded: a tile whose status does not arrive within CLSCAN_SPIN_LIMIT
+ * tiles after it from left to right (the whole work-group reads a window of CLSCAN_LOOKBACK x
+ * CLSCAN_WG statuses at once, as often as needed up to CLSCAN_WINDOW_POLLS times; then one
+ * work-item walks back).  That fold is the same left fold whichever tile the look-back stops
+ * at, so the result is bitwise reproducible for every operator, floats included; exactly
+ * associative operators (CLSCAN_EXACT) fold in a tree instead, with the same bits.  Spinning is bounded: a tile whose status does not arrive within CLSCAN_SPIN_LIMIT
  * polls has its total computed by the waiting work-group from its input, with the same
  * functions, hence the same bits ("decoupled fallback").
  * Status words carry the scan's epoch in their upper 30 bits, so the host never clears them
@@ -400,6 +401,13 @@ void clscan_reduce(__global const T *src, ulong src_offset, ulong count,
 #ifndef CLSCAN_EXACT
 #define CLSCAN_EXACT 0
 #endif
+/* Tiles of the look-back window per work-item.  On the H200 (2^28 floats, 256 x 16) a window
+ * of 1 x 256 tiles beat 4 x 256 (1.28 against 1.70 ms) and 8 x 256 (2.25 ms): a longer poll
+ * costs more than the farther reach gains. */
+#ifndef CLSCAN_LOOKBACK
+#define CLSCAN_LOOKBACK 1
+#endif
+#define WINDOW (CLSCAN_LOOKBACK * CLSCAN_WG)
 #define STATUS_AGGREGATE 1u
 #define STATUS_PREFIX 2u
 #ifndef CLSCAN_WINDOW_POLLS
@@ -457,8 +465,8 @@ void clscan_scan_single_pass(__global const T *src, ulong src_offset, __global T
 {
     __local T hs[2 * CLSCAN_WG];
     STAGE_DECL;
-    __local uint l_tile, l_first, l_window[CLSCAN_WG];
-    __local T l_value;
+    __local uint l_tile, l_first, l_window[WINDOW];
+    __local T l_value, window[WINDOW];
     const uint li = get_local_id(0);
     __global const T *in = src + src_offset;
     volatile __global T *aggregates = values;
@@ -485,42 +493,48 @@ void clscan_scan_single_pass(__global const T *src, ulong src_offset, __global T
 
     T carry = NEUTRAL;
     if (g > 0) {
-        /* Fast path: the work-group reads the statuses of the CLSCAN_WG tiles before it at
-         * once.  Given the nearest tile with a PREFIX in that window and AGGREGATEs for all the
-         * tiles after it, the carry is that prefix folded left with those totals.  (Before tile
-         * 0 there is a virtual prefix: NEUTRAL.)  Otherwise (a tile in between has not
-         * published its total yet, or no tile in the window has its prefix yet) read the window
-         * again, up to CLSCAN_WINDOW_POLLS times, then take the slow path. */
-        __local T *window = hs;
-        barrier(CLK_LOCAL_MEM_FENCE);   /* everyone has read hs in wg_scan */
+        /* Fast path: the work-group reads the statuses of the WINDOW tiles before it at once
+         * (CLSCAN_LOOKBACK per work-item: the prefixes travel back that far per round trip).
+         * Given the nearest tile with a PREFIX in that window and AGGREGATEs for all the tiles
+         * after it, the carry is that prefix folded left with those totals.  (Before tile 0
+         * there is a virtual prefix: NEUTRAL.)  Otherwise (a tile in between has not published
+         * its total yet, or no tile in the window has its prefix yet) read the window again, up
+         * to CLSCAN_WINDOW_POLLS times, then take the slow path.  window[w] is tile g - 1 - w. */
         int done = 0;
         for (uint poll = 0; poll < CLSCAN_WINDOW_POLLS && !done; ++poll) {
-            const long j = (long)g - 1 - (long)li;
-            const uint s = j >= 0 ? status_of(status[1 + j], epoch) : STATUS_PREFIX;
-            read_mem_fence(CLK_GLOBAL_MEM_FENCE);
-            if (j < 0)
-                window[li] = NEUTRAL;
-            else if (s == STATUS_PREFIX)
-                window[li] = prefixes[j];
-            else if (s == STATUS_AGGREGATE)
-                window[li] = aggregates[j];
-            l_window[li] = s;
             if (li == 0)
-                l_first = CLSCAN_WG;
+                l_first = WINDOW;
             barrier(CLK_LOCAL_MEM_FENCE);
-            /* m: the nearest tile without a total, found by all work-items at once. */
-            if (s != STATUS_AGGREGATE)
-                atomic_min(&l_first, li);
+            for (uint k = 0; k < CLSCAN_LOOKBACK; ++k) {
+                const uint w = k * CLSCAN_WG + li;
+                const long j = (long)g - 1 - (long)w;
+                const uint s = j >= 0 ? status_of(status[1 + j], epoch) : STATUS_PREFIX;
+                read_mem_fence(CLK_GLOBAL_MEM_FENCE);
+                if (j < 0)
+                    window[w] = NEUTRAL;
+                else if (s == STATUS_PREFIX)
+                    window[w] = prefixes[j];
+                else if (s == STATUS_AGGREGATE)
+                    window[w] = aggregates[j];
+                l_window[w] = s;
+                /* m: the nearest tile without a total, found by all work-items at once. */
+                if (s != STATUS_AGGREGATE)
+                    atomic_min(&l_first, w);
+            }
             barrier(CLK_LOCAL_MEM_FENCE);
             const uint m = l_first;
-            done = m < CLSCAN_WG && l_window[m] == STATUS_PREFIX;
+            done = m < WINDOW && l_window[m] == STATUS_PREFIX;
             if (done) {   /* the same for every work-item */
 #if CLSCAN_EXACT
-                /* Any grouping gives the same bits: fold window[m] ... window[0] (in tile
-                 * order) with the work-group primitive, NEUTRAL in front. */
-                const uint w = CLSCAN_WG - 1 - li;
-                const T y = w <= m ? window[w] : NEUTRAL;
-                barrier(CLK_LOCAL_MEM_FENCE);   /* wg_scan overwrites the window */
+                /* Any grouping gives the same bits: each work-item folds CLSCAN_LOOKBACK
+                 * neighbouring tiles of window[m] ... window[0] in tile order (NEUTRAL in front),
+                 * then the work-group primitive folds the work-items' results. */
+                T y = NEUTRAL;
+                for (uint k = CLSCAN_LOOKBACK; k-- > 0;) {
+                    const uint w = (CLSCAN_WG - 1 - li) * CLSCAN_LOOKBACK + k;
+                    if (w <= m)
+                        y = COMBINE(y, window[w]);
+                }
                 T unused = NEUTRAL, folded;
                 wg_scan(y, hs, li, &unused, &folded);
                 if (li == 0)

@@ -93,7 +93,10 @@ static cl_ulong local_bytes(const clscan_plan *plan, size_t wg, size_t items)
 {
     const cl_ulong tile = (cl_ulong)wg * items;
     const cl_ulong elements = 2 * (cl_ulong)wg + (use_stage(&plan->info) ? tile + tile / 32 : 0);
-    return elements * plan->element_size + (cl_ulong)wg * sizeof(cl_uint);   /* look-back window */
+    /* The single pass's look-back window: CLSCAN_LOOKBACK (1) tile per work-item, a value and
+     * a status word each. */
+    const cl_ulong window = wg;
+    return (elements + window) * plan->element_size + window * sizeof(cl_uint);
 }
 
 /* Room left for the compiler's own use of local memory. */
@@ -114,8 +117,10 @@ static void automatic_tuning(const clscan_plan *plan, size_t *wg, size_t *items)
         *wg = 8;
         *items = 512 / e > 1 ? 512 / e : 1;
     } else {
+        /* H200, 2^28 floats, reduce-then-scan: 256 x 16 0.785 ms, 128 x 16 0.777, 256 x 8
+         * 0.797 (doc/performance.md). */
         *wg = 256;
-        *items = 32 / e > 1 ? 32 / e : 1;
+        *items = 64 / e > 1 ? 64 / e : 1;
     }
     *wg = floor_power_of_two(*wg < plan->info.max_work_group_size ? *wg : plan->info.max_work_group_size);
     while (!fits_local_memory(plan, *wg, *items) && *items > 1)
