@@ -5,6 +5,7 @@
  *   CLSCAN_WG            work-items per work-group (a power of two)
  *   CLSCAN_ITEMS         flags each work-item handles (consecutive ones, so that its kept
  *                        elements come out in order)
+ *   CLSCAN_COMPACT_LIST  1: list the kept positions first, branch-free (CPUs); 0: walk (GPUs)
  * A block is CLSCAN_WG * CLSCAN_ITEMS consecutive elements, one per work-group:
  *   clscan_compact_count    counts[b] = flags set in block b (and counts[nblocks] = 0);
  *   (the host scans counts[0 ... nblocks] exclusively with clscan: offsets, the last = total)
@@ -80,6 +81,14 @@ inline uint wg_exclusive_sum(uint v, __local uint *buf, uint li)
     return buf[rd + li] - v;
 }
 
+/* The position (from first) of the next set flag at or after *r; advances *r past it. */
+inline uint next_kept(__global const uchar *f, ulong first, ulong count, uint *r)
+{
+    while (first + *r < count && f[first + *r] == 0)
+        ++*r;
+    return (*r)++;
+}
+
 /* write_indices 0: dst gets the kept elements of src; 1: indices gets their indices. */
 __kernel __attribute__((reqd_work_group_size(CLSCAN_WG, 1, 1)))
 void clscan_compact_scatter(__global const W *src, ulong src_offset, __global const uchar *flags,
@@ -93,23 +102,33 @@ void clscan_compact_scatter(__global const W *src, ulong src_offset, __global co
     const ulong base = (ulong)g * TILE, first = base + (ulong)li * CLSCAN_ITEMS;
     __global const uchar *f = flags + flags_offset;
     const uint own = count_own(f, base, count, li);
-    uint p = offsets[g] + wg_exclusive_sum(own, buf, li);
-    if (own) {
-        for (uint r = 0; r < CLSCAN_ITEMS; ++r) {
-            const ulong i = first + r;
-            if (i < count && f[i] != 0) {
-                if (write_indices) {
-                    indices[indices_offset + p] = (uint)i;
-                } else {
-                    __global const W *s = src + (src_offset + i) * WORDS;
-                    __global W *d = dst + (dst_offset + p) * WORDS;
-                    for (uint w = 0; w < WORDS; ++w)
-                        d[w] = s[w];
-                }
-                ++p;
-            }
+    const uint p = offsets[g] + wg_exclusive_sum(own, buf, li);
+#if CLSCAN_COMPACT_LIST
+    /* CPUs: first list the kept positions without a branch (a mispredicted branch per element
+     * costs more than the copy), then copy them. */
+    uint list[CLSCAN_ITEMS], m = 0;
+    for (uint r = 0; r < CLSCAN_ITEMS; ++r) {
+        list[m] = r;
+        m += first + r < count && f[first + r] != 0;
+    }
+#define KEPT(j) (first + list[j])
+#else
+    const uint m = own;
+    uint r = 0;   /* GPUs: walk the flags, the next kept one each time */
+#define KEPT(j) (first + next_kept(f, first, count, &r))
+#endif
+    for (uint j = 0; j < m; ++j) {
+        const ulong i = KEPT(j);
+        if (write_indices) {
+            indices[indices_offset + p + j] = (uint)i;
+        } else {
+            __global const W *s = src + (src_offset + i) * WORDS;
+            __global W *d = dst + (dst_offset + p + j) * WORDS;
+            for (uint w = 0; w < WORDS; ++w)
+                d[w] = s[w];
         }
     }
+#undef KEPT
     if (g == 0 && li == 0)
         kept[kept_offset] = offsets[nblocks];
 }

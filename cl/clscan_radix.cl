@@ -7,11 +7,11 @@
  *   CLSCAN_WG          work-items per work-group (a power of two, at most RADIX)
  *   CLSCAN_ITEMS       keys each work-item handles (consecutive ones: the order of equal
  *                      digits inside a block is work-item, then position, i.e. the input order)
+ *   CLSCAN_HIST_COLUMNS 1: histograms without atomics (CPUs); 0: with local atomics (GPUs)
  * A pass sorts by the digit (t >> shift) & (RADIX - 1) of t = min(order(key), clamp) & mask,
  * where order() maps the keys to unsigned integers of the same order.  A block is
  * CLSCAN_WG * CLSCAN_ITEMS consecutive keys, one per work-group:
- *   clscan_radix_histogram  counts[d * nblocks + b] = keys of block b with digit d (local
- *                           atomics);
+ *   clscan_radix_histogram  counts[d * nblocks + b] = keys of block b with digit d;
  *   (the host scans counts exclusively with clscan: digit-major, so the offset of (d, b) is
  *    the number of keys with a smaller digit, plus those with digit d in earlier blocks)
  *   clscan_radix_scatter    each work-item counts its keys' digits into its column of a
@@ -66,17 +66,45 @@ inline uint digit_of(K k, uint shift, K mask, K clamp)
     return (uint)((min(order_bits(k), clamp) & mask) >> shift) & (RADIX - 1);
 }
 
+/* The (digit, work-item) table: entry d * CLSCAN_WG + w, one padding word per RADIX entries so
+ * that the work-items' segments (RADIX entries each) start in different local memory banks. */
+#define CELL(x) ((x) + (x) / RADIX)
+
+/* CLSCAN_HIST_COLUMNS (CPUs, where local atomics are locked instructions): each work-item
+ * counts into its own column of the (digit, work-item) table, then the columns are summed.
+ * Otherwise (GPUs): local atomics on one histogram. */
 __kernel __attribute__((reqd_work_group_size(CLSCAN_WG, 1, 1)))
 void clscan_radix_histogram(__global const K *keys, ulong keys_offset, ulong count, uint shift, K mask,
                             K clamp, __global uint *counts, uint nblocks)
 {
-    __local uint hist[RADIX];
     const uint li = get_local_id(0), g = get_group_id(0);
+    const ulong base = (ulong)g * TILE;
+    __global const K *in = keys + keys_offset;
+#if CLSCAN_HIST_COLUMNS
+    __local uint table[CELL(RADIX * CLSCAN_WG)];
+    for (uint d = 0; d < RADIX; ++d)
+        table[CELL(d * CLSCAN_WG + li)] = 0;
+    const ulong first = base + (ulong)li * CLSCAN_ITEMS;
+    if (base + TILE <= count) {
+        for (uint r = 0; r < CLSCAN_ITEMS; ++r)
+            table[CELL(digit_of(in[first + r], shift, mask, clamp) * CLSCAN_WG + li)] += 1;
+    } else {
+        for (uint r = 0; r < CLSCAN_ITEMS; ++r)
+            if (first + r < count)
+                table[CELL(digit_of(in[first + r], shift, mask, clamp) * CLSCAN_WG + li)] += 1;
+    }
+    barrier(CLK_LOCAL_MEM_FENCE);
+    for (uint d = li; d < RADIX; d += CLSCAN_WG) {
+        uint sum = 0;
+        for (uint w = 0; w < CLSCAN_WG; ++w)
+            sum += table[CELL(d * CLSCAN_WG + w)];
+        counts[(ulong)d * nblocks + g] = sum;
+    }
+#else
+    __local uint hist[RADIX];
     for (uint d = li; d < RADIX; d += CLSCAN_WG)
         hist[d] = 0;
     barrier(CLK_LOCAL_MEM_FENCE);
-    const ulong base = (ulong)g * TILE;
-    __global const K *in = keys + keys_offset;
     /* Strided (coalesced): the histogram does not care about the order. */
     if (base + TILE <= count) {
         for (uint r = 0; r < CLSCAN_ITEMS; ++r)
@@ -91,11 +119,8 @@ void clscan_radix_histogram(__global const K *keys, ulong keys_offset, ulong cou
     barrier(CLK_LOCAL_MEM_FENCE);
     for (uint d = li; d < RADIX; d += CLSCAN_WG)
         counts[(ulong)d * nblocks + g] = hist[d];
+#endif
 }
-
-/* The (digit, work-item) table: entry d * CLSCAN_WG + w, one padding word per RADIX entries so
- * that the work-items' segments (RADIX entries each) start in different local memory banks. */
-#define CELL(x) ((x) + (x) / RADIX)
 
 /* index_mode 0: no permutation; 1: index_out gets the input position (first pass); 2: it gets
  * index_in of the input position (later passes). */

@@ -48,8 +48,8 @@ static cl_int build(clscan_compactor *c)
     cl_int err;
     for (;;) {
         char defines[256];
-        snprintf(defines, sizeof defines, "-DCLSCAN_ELEMENT_SIZE=%zu -DCLSCAN_WG=%zu -DCLSCAN_ITEMS=%zu",
-                 c->element_size, c->wg, c->items);
+        snprintf(defines, sizeof defines, "-DCLSCAN_ELEMENT_SIZE=%zu -DCLSCAN_WG=%zu -DCLSCAN_ITEMS=%zu "
+                 "-DCLSCAN_COMPACT_LIST=%d", c->element_size, c->wg, c->items, !algo_gpu_style(&c->info));
         err = algo_build(c->context, c->device, &c->info, "clscan_compact.cl", clscan_embedded_clscan_compact_cl,
                          defines, &c->program);
         if (err == CL_SUCCESS)
