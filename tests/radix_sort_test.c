@@ -352,6 +352,57 @@ START_TEST(gpu_tuning_matches_a_stable_sort)
 }
 END_TEST
 
+/* An out-of-order queue and a user event in the wait list: nothing runs before the event
+ * completes, and two sorts on one sorter (sharing its scratch) follow each other. */
+START_TEST(out_of_order_queue_and_wait_list)
+{
+    cl_int err;
+    cl_command_queue ooo = clCreateCommandQueue(tu.context, tu.device, CL_QUEUE_OUT_OF_ORDER_EXEC_MODE_ENABLE, &err);
+    if (!ooo)   /* not every device offers out-of-order queues */
+        return;
+    enum { N = 50000 };
+    uint32_t *k1 = malloc(N * 4), *k2 = malloc(N * 4), *got = malloc(N * 4), *e1 = malloc(N * 4), *e2 = malloc(N * 4);
+    ck_assert(k1 && k2 && got && e1 && e2);
+    for (size_t i = 0; i < N; i++) {
+        k1[i] = e1[i] = (uint32_t)tu_rand();
+        k2[i] = e2[i] = (uint32_t)tu_rand_below(1000);
+    }
+    cmp_type = CLSCAN_UINT32;
+    cmp_mask = ~(uint64_t)0;
+    size_t *pos1 = reference_order(CLSCAN_UINT32, (unsigned char *)k1, N, 0);
+    size_t *pos2 = reference_order(CLSCAN_UINT32, (unsigned char *)k2, N, 0);
+    for (size_t i = 0; i < N; i++) {
+        e1[i] = k1[pos1[i]];
+        e2[i] = k2[pos2[i]];
+    }
+    free(pos1);
+    free(pos2);
+    cl_mem in1 = tu_buffer(tu.context, CL_MEM_READ_WRITE, N * 4, k1), in2 = tu_buffer(tu.context, CL_MEM_READ_WRITE, N * 4, k2);
+    cl_mem out1 = tu_buffer(tu.context, CL_MEM_READ_WRITE, N * 4, NULL), out2 = tu_buffer(tu.context, CL_MEM_READ_WRITE, N * 4, NULL);
+    cl_event gate = clCreateUserEvent(tu.context, &err), d1 = NULL, d2 = NULL;
+    clscan_sorter *s = sorter(CLSCAN_UINT32, 0, 0);
+    ck_assert_int_eq(clscan_sort_enqueue(s, ooo, in1, 0, out1, 0, NULL, 0, NULL, 0, N, 1, &gate, &d1), CL_SUCCESS);
+    ck_assert_int_eq(clscan_sort_enqueue(s, ooo, in2, 0, out2, 0, NULL, 0, NULL, 0, N, 0, NULL, &d2), CL_SUCCESS);
+    clFlush(ooo);
+    cl_int st1 = CL_COMPLETE;
+    clGetEventInfo(d1, CL_EVENT_COMMAND_EXECUTION_STATUS, sizeof st1, &st1, NULL);
+    clSetUserEventStatus(gate, CL_COMPLETE);
+    clWaitForEvents(1, &d2);
+    clWaitForEvents(1, &d1);
+    ck_assert_msg(st1 != CL_COMPLETE, "the sort completed before its wait list");
+    tu_read(tu.queue, out1, N * 4, got);
+    ck_assert_msg(memcmp(got, e1, N * 4) == 0, "[seed %llu] first sort on the out-of-order queue is wrong",
+                  (unsigned long long)tu_seed);
+    tu_read(tu.queue, out2, N * 4, got);
+    ck_assert_msg(memcmp(got, e2, N * 4) == 0, "[seed %llu] second sort on the out-of-order queue is wrong",
+                  (unsigned long long)tu_seed);
+    clReleaseEvent(gate), clReleaseEvent(d1), clReleaseEvent(d2);
+    clReleaseMemObject(in1), clReleaseMemObject(in2), clReleaseMemObject(out1), clReleaseMemObject(out2);
+    clReleaseCommandQueue(ooo);
+    free(k1), free(k2), free(got), free(e1), free(e2);
+}
+END_TEST
+
 /* ---- Rejected calls ---------------------------------------------------------------------- */
 
 static void expect_code(cl_int got, cl_int want, const char *what)
@@ -430,6 +481,7 @@ int main(void)
     tcase_add_test(tc, low_key_bits_sort_by_those_bits_only);
     tcase_add_test(tc, millions_of_keys_match_a_stable_sort);
     tcase_add_test(tc, gpu_tuning_matches_a_stable_sort);
+    tcase_add_test(tc, out_of_order_queue_and_wait_list);
     tcase_add_test(tc, rejected_calls_leave_the_buffers_untouched);
     suite_add_tcase(s, tc);
     int rc = tu_run(s);
