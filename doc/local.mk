@@ -53,3 +53,4 @@ dist_man_MANS += \
 	doc/clscan_sorter_release.3 \
 	doc/clscan_sorter_set_key_bits.3 \
 	doc/clscan_sort_enqueue.3
+EXTRA_DIST += doc/perf/pocl-algos-2026-11-29.txt doc/perf/pocl-algos-2026-11-29.csv
