@@ -126,8 +126,8 @@ CLSCAN_API cl_int clscan_bucket_enqueue(clscan_bucketer *b, cl_command_queue que
             err = algo_fill(&c, offsets, &zero, sizeof zero, offsets_offset * sizeof zero,
                             ((size_t)b->nbuckets + 1) * sizeof zero);
         } else {
-            cl_mem sorted;
-            size_t sorted_offset;
+            cl_mem sorted = NULL;
+            size_t sorted_offset = 0;
             err = radix_engine_run(e, &c, &j, &sorted, &sorted_offset);
             const cl_ulong so = sorted_offset, cnt = count, oo = offsets_offset;
             const cl_uint clamp = b->nbuckets - 1, nb = b->nbuckets;
@@ -137,6 +137,8 @@ CLSCAN_API cl_int clscan_bucket_enqueue(clscan_bucketer *b, cl_command_queue que
             const size_t wg = e->info.max_work_group_size < 64 ? e->info.max_work_group_size : 64;
             if (err == CL_SUCCESS)
                 err = algo_launch(&c, k, (count + wg - 1) / wg, wg);
+            else if (sorted)   /* the sort went well: the arguments failed */
+                err = clscan_fail(err, "clSetKernelArg failed: %s", clscan_error_string(err));
         }
         algo_chain_end(&c, err, event, &b->last_use);
     }

@@ -173,18 +173,21 @@ static cl_int enqueue_locked(const char *fn, clscan_compactor *c, cl_command_que
                        ko = k->kept_offset;
         const cl_uint nb = (cl_uint)blocks, indices = k->src == NULL;
         cl_kernel kc = c->count, ks = c->scatter;
-        ALGO_ARG_MEM(kc, 0, k->flags); ALGO_ARG(kc, 1, fo); ALGO_ARG(kc, 2, n); ALGO_ARG_MEM(kc, 3, c->counts);
-        ALGO_ARG(kc, 4, nb);
-        if (err == CL_SUCCESS)
-            err = algo_launch(&ch, kc, blocks, c->wg);
-        if (err == CL_SUCCESS)
-            err = algo_scan(&ch, c->scan, c->counts, blocks + 1);
         const cl_mem none = NULL, data = indices ? none : k->dst, idx = indices ? k->dst : none;
         const cl_ulong data_off = indices ? 0 : dof, idx_off = indices ? dof : 0;
+        /* Both kernels' arguments first, then the commands. */
+        ALGO_ARG_MEM(kc, 0, k->flags); ALGO_ARG(kc, 1, fo); ALGO_ARG(kc, 2, n); ALGO_ARG_MEM(kc, 3, c->counts);
+        ALGO_ARG(kc, 4, nb);
         ALGO_ARG_MEM(ks, 0, k->src); ALGO_ARG(ks, 1, so); ALGO_ARG_MEM(ks, 2, k->flags); ALGO_ARG(ks, 3, fo);
         ALGO_ARG(ks, 4, n); ALGO_ARG_MEM(ks, 5, data); ALGO_ARG(ks, 6, data_off); ALGO_ARG_MEM(ks, 7, idx);
         ALGO_ARG(ks, 8, idx_off); ALGO_ARG(ks, 9, indices); ALGO_ARG_MEM(ks, 10, c->counts); ALGO_ARG(ks, 11, nb);
         ALGO_ARG_MEM(ks, 12, k->kept); ALGO_ARG(ks, 13, ko);
+        if (err != CL_SUCCESS)
+            err = clscan_fail(err, "clSetKernelArg failed: %s", clscan_error_string(err));
+        if (err == CL_SUCCESS)
+            err = algo_launch(&ch, kc, blocks, c->wg);
+        if (err == CL_SUCCESS)
+            err = algo_scan(&ch, c->scan, c->counts, blocks + 1);
         if (err == CL_SUCCESS)
             err = algo_launch(&ch, ks, blocks, c->wg);
     }
