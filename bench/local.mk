@@ -66,7 +66,7 @@ bench_cub_bench_algos_LINK = $(NVCC) $(NVCCFLAGS) -arch=$(CUB_ARCH) -Xcompiler=-
 BENCH_ALGOS_PEERS += bench/cub-bench-algos$(EXEEXT)
 BENCH_ALGOS_PEER_ARGS += --cub=$(builddir)/bench/cub-bench-algos$(EXEEXT)
 endif
-EXTRA_DIST += bench/cub-bench-algos.cu
+EXTRA_DIST += bench/cub-bench-algos.cu bench/plot-algos.sh
 
 bench-algos: bench/clscan-bench-algos$(EXEEXT) $(BENCH_ALGOS_PEERS)
 	$(builddir)/bench/clscan-bench-algos$(EXEEXT) $(BENCH_ALGOS_PEER_ARGS) $(BENCH_ARGS)

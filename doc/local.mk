@@ -53,4 +53,6 @@ dist_man_MANS += \
 	doc/clscan_sorter_release.3 \
 	doc/clscan_sorter_set_key_bits.3 \
 	doc/clscan_sort_enqueue.3
-EXTRA_DIST += doc/perf/pocl-algos-2026-11-29.txt doc/perf/pocl-algos-2026-11-29.csv
+EXTRA_DIST += doc/perf/pocl-algos-2026-11-29.txt doc/perf/pocl-algos-2026-11-29.csv \
+	doc/perf/pocl-algos-compact-50.png doc/perf/pocl-algos-compact-1.png doc/perf/pocl-algos-bucket-65536.png \
+	doc/perf/pocl-algos-sort-u32.png doc/perf/pocl-algos-sort-u32-pairs.png doc/perf/pocl-algos-sort-f32.png
