@@ -8,6 +8,8 @@
  *   CLSCAN_ITEMS       keys each work-item handles (consecutive ones: the order of equal
  *                      digits inside a block is work-item, then position, i.e. the input order)
  *   CLSCAN_HIST_COLUMNS 1: histograms without atomics (CPUs); 0: with local atomics (GPUs)
+ *   CLSCAN_SCATTER_STAGED 1: the scatter orders the block in local memory first and writes it
+ *                      out coalesced (GPUs; blocks of at most 65536 keys); 0: straight (CPUs)
  * A pass sorts by the digit (t >> shift) & (RADIX - 1) of t = min(order(key), clamp) & mask,
  * where order() maps the keys to unsigned integers of the same order.  A block is
  * CLSCAN_WG * CLSCAN_ITEMS consecutive keys, one per work-group:
@@ -168,14 +170,35 @@ void clscan_radix_scatter(__global const K *keys_in, ulong keys_in_offset, __glo
         dest[d] = offsets[(ulong)d * nblocks + g] - table[CELL(d * CLSCAN_WG)];
     barrier(CLK_LOCAL_MEM_FENCE);
 
+#if CLSCAN_SCATTER_STAGED
+    /* GPUs: the block's order first (order[rank] = the key's position in the block), then the
+     * work-items write ranks li, li + CLSCAN_WG, ...: neighbours write neighbouring addresses
+     * (within a digit), so the writes coalesce.  The keys are read again (from the cache). */
+    __local ushort order[TILE];
+    for (uint r = 0; r < CLSCAN_ITEMS; ++r) {
+        if (first + r < count) {
+            const uint x = CELL(digit_of(in[first + r], shift, mask, clamp) * CLSCAN_WG + li);
+            order[table[x]] = (ushort)(li * CLSCAN_ITEMS + r);
+            table[x] += 1;
+        }
+    }
+    barrier(CLK_LOCAL_MEM_FENCE);
+    const ulong base = (ulong)g * TILE;
+    const uint in_block = count - base < TILE ? (uint)(count - base) : TILE;
+    for (uint rank = li; rank < in_block; rank += CLSCAN_WG) {
+        const ulong i = base + order[rank];
+        const K k = in[i];
+        const uint p = dest[digit_of(k, shift, mask, clamp)] + rank;
+#else
+    /* CPUs: each key straight to its place. */
     for (uint r = 0; r < CLSCAN_ITEMS; ++r) {
         const ulong i = first + r;
         if (i < count) {
             const K k = in[i];
             const uint x = CELL(digit_of(k, shift, mask, clamp) * CLSCAN_WG + li);
-            const uint rank = table[x];
-            table[x] = rank + 1;
-            const uint p = dest[digit_of(k, shift, mask, clamp)] + rank;
+            const uint p = dest[digit_of(k, shift, mask, clamp)] + table[x];
+            table[x] += 1;
+#endif
             keys_out[keys_out_offset + p] = k;
 #if CLSCAN_VALUE_SIZE > 0
             __global const VW *vs = values_in + (values_in_offset + i) * VWORDS;
@@ -185,7 +208,9 @@ void clscan_radix_scatter(__global const K *keys_in, ulong keys_in_offset, __glo
 #endif
             if (index_mode)
                 index_out[index_out_offset + p] = index_mode == 1 ? (uint)i : index_in[index_in_offset + i];
+#if !CLSCAN_SCATTER_STAGED
         }
+#endif
     }
 }
 

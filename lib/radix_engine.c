@@ -12,23 +12,24 @@
 #define RADIX (1u << RADIX_BITS)
 
 /* Local memory of the scatter: the (digit, work-item) table with its padding, the segment
- * totals and the digits' destinations. */
-static cl_ulong scatter_local_bytes(size_t wg)
+ * totals, the digits' destinations and (GPUs) the block's order. */
+static cl_ulong scatter_local_bytes(size_t wg, size_t items)
 {
     const cl_ulong cells = (cl_ulong)RADIX * wg;
-    return (cells + cells / RADIX + wg + RADIX) * sizeof(cl_uint);
+    return (cells + cells / RADIX + wg + RADIX) * sizeof(cl_uint) + wg * items * sizeof(cl_ushort);
 }
 
-/* CPUs: one work-item x 4096 keys (PoCL, 2^20 uint32 keys: about 4x faster than 16 x 256 or
- * 4 x 1024; its work-items of one work-group run one after the other anyway).  GPUs: 32 x 64 (a
- * 32 KiB table, several work-groups per multiprocessor). */
+/* GPUs: 32 work-items x 64 keys (a 32 KiB table and a 4 KiB order: several work-groups per
+ * multiprocessor; the block is written out coalesced).  CPUs: one work-item x 4096 keys (PoCL,
+ * 2^20 uint32 keys: about 4x faster than 16 x 256 or 4 x 1024; the work-items of a work-group
+ * run one after the other anyway). */
 static void tuning(const clscan_device_info *info, size_t *wg, size_t *items)
 {
     *wg = algo_gpu_style(info) ? 32 : 1;
     *items = algo_gpu_style(info) ? 64 : 4096;
     while (*wg > info->max_work_group_size)
         *wg /= 2;
-    while (*wg > 1 && scatter_local_bytes(*wg) + 256 > info->local_mem_size)
+    while (*wg > 1 && scatter_local_bytes(*wg, *items) + 256 > info->local_mem_size)
         *wg /= 2;
 }
 
@@ -66,14 +67,14 @@ cl_int radix_engine_init(radix_engine *e, const char *fn, cl_context context, cl
     e->key_size = key_size;
     e->value_size = value_size;
     tuning(&e->info, &e->wg, &e->items);
-    if (scatter_local_bytes(e->wg) + 256 > e->info.local_mem_size)
+    if (scatter_local_bytes(e->wg, e->items) + 256 > e->info.local_mem_size)
         return clscan_fail(CLSCAN_DEVICE_NOT_SUPPORTED, "%s: %s has %llu bytes of local memory: too little for "
                            "the radix sort", fn, e->info.name, (unsigned long long)e->info.local_mem_size);
     for (;;) {
         char defines[256];
         snprintf(defines, sizeof defines, "-DCLSCAN_KEY_SIZE=%zu -DCLSCAN_KEY_ORDER=%d -DCLSCAN_VALUE_SIZE=%zu "
-                 "-DCLSCAN_WG=%zu -DCLSCAN_ITEMS=%zu -DCLSCAN_HIST_COLUMNS=%d", key_size, key_order, value_size,
-                 e->wg, e->items, !algo_gpu_style(&e->info));
+                 "-DCLSCAN_WG=%zu -DCLSCAN_ITEMS=%zu -DCLSCAN_HIST_COLUMNS=%d -DCLSCAN_SCATTER_STAGED=%d", key_size,
+                 key_order, value_size, e->wg, e->items, !algo_gpu_style(&e->info), algo_gpu_style(&e->info));
         err = algo_build(context, device, &e->info, "clscan_radix.cl", clscan_embedded_clscan_radix_cl, defines,
                          &e->program);
         if (err == CL_SUCCESS)
