@@ -299,6 +299,12 @@ START_TEST(rejected_calls_leave_the_buffers_untouched)
         clReleaseMemObject(bufs[i]);
     }
     clscan_compactor_release(NULL);   /* a no-op */
+    static const cl_int codes[] = {CLSCAN_INVALID_HANDLE, CLSCAN_INVALID_ELEMENT_SIZE, CLSCAN_INVALID_BUCKET_COUNT,
+                                   CLSCAN_INVALID_KEY_BITS};
+    static const char *const names[] = {"CLSCAN_INVALID_HANDLE", "CLSCAN_INVALID_ELEMENT_SIZE",
+                                        "CLSCAN_INVALID_BUCKET_COUNT", "CLSCAN_INVALID_KEY_BITS"};
+    for (int i = 0; i < 4; i++)
+        ck_assert_str_eq(clscan_error_string(codes[i]), names[i]);
 }
 END_TEST
 
