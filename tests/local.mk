@@ -83,6 +83,7 @@ tests_bucket_test_CFLAGS = $(TESTS_CFLAGS_)
 tests_bucket_test_LDADD = $(TESTS_LDADD_)
 
 tests_radix_sort_test_SOURCES = tests/radix_sort_test.c $(TESTUTIL_)
-tests_radix_sort_test_CFLAGS = $(TESTS_CFLAGS_)
+tests_radix_sort_test_CFLAGS = $(TESTS_CFLAGS_) $(PTHREAD_CFLAGS)
+tests_radix_sort_test_LDFLAGS = $(PTHREAD_CFLAGS)
 tests_radix_sort_test_LDADD = $(TESTS_LDADD_)
 endif

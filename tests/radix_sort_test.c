@@ -7,6 +7,7 @@
 #include "testutil.h"
 
 #include <math.h>
+#include <pthread.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -403,6 +404,77 @@ START_TEST(out_of_order_queue_and_wait_list)
 }
 END_TEST
 
+/* Two threads share one sorter, each with its own queue: the sorter orders their calls (they
+ * share its scratch), and every result is right. */
+typedef struct worker {
+    clscan_sorter *sorter;
+    cl_command_queue queue;
+    uint32_t salt;
+    int wrong, failed;
+} worker;
+
+static void *sort_many(void *arg)
+{
+    worker *w = arg;
+    enum { N = 20000, ROUNDS = 8 };
+    uint32_t *keys = malloc(N * 4), *vals = malloc(N * 4), *got = malloc(N * 4), *gotv = malloc(N * 4);
+    cl_int err;
+    cl_mem kin = clCreateBuffer(tu.context, CL_MEM_READ_WRITE, N * 4, NULL, &err);
+    cl_mem vin = clCreateBuffer(tu.context, CL_MEM_READ_WRITE, N * 4, NULL, &err);
+    cl_mem kout = clCreateBuffer(tu.context, CL_MEM_READ_WRITE, N * 4, NULL, &err);
+    cl_mem vout = clCreateBuffer(tu.context, CL_MEM_READ_WRITE, N * 4, NULL, &err);
+    if (!keys || !vals || !got || !gotv || !kin || !vin || !kout || !vout) {
+        w->failed = 1;
+    }
+    for (int r = 0; r < ROUNDS && !w->failed; r++) {
+        /* keys: a permutation of 0 .. N-1 scrambled by the round and the thread; values: keys + salt */
+        for (uint32_t i = 0; i < N; i++) {
+            keys[i] = (uint32_t)(((uint64_t)i * 7919u + (uint64_t)r * 104729u + w->salt) % N);
+            vals[i] = keys[i] + w->salt;
+        }
+        clEnqueueWriteBuffer(w->queue, kin, CL_TRUE, 0, N * 4, keys, 0, NULL, NULL);
+        clEnqueueWriteBuffer(w->queue, vin, CL_TRUE, 0, N * 4, vals, 0, NULL, NULL);
+        cl_event done = NULL;
+        if (clscan_sort_enqueue(w->sorter, w->queue, kin, 0, kout, 0, vin, 0, vout, 0, N, 0, NULL, &done) != CL_SUCCESS) {
+            w->failed = 1;
+            break;
+        }
+        clEnqueueReadBuffer(w->queue, kout, CL_TRUE, 0, N * 4, got, 1, &done, NULL);
+        clEnqueueReadBuffer(w->queue, vout, CL_TRUE, 0, N * 4, gotv, 0, NULL, NULL);
+        clReleaseEvent(done);
+        for (uint32_t i = 0; i < N; i++)
+            w->wrong += got[i] != i || gotv[i] != i + w->salt;
+    }
+    cl_mem m[] = {kin, vin, kout, vout};
+    for (int i = 0; i < 4; i++)
+        if (m[i])
+            clReleaseMemObject(m[i]);
+    free(keys), free(vals), free(got), free(gotv);
+    return NULL;
+}
+
+START_TEST(two_threads_share_one_sorter)
+{
+    clscan_sorter *s = sorter(CLSCAN_UINT32, 4, 0);
+    worker w[2];
+    pthread_t t[2];
+    for (int i = 0; i < 2; i++) {
+        cl_int err;
+        w[i] = (worker){s, clCreateCommandQueue(tu.context, tu.device, 0, &err), (uint32_t)(1000 + i * 77), 0, 0};
+        ck_assert_msg(w[i].queue, "clCreateCommandQueue: %d", (int)err);
+        ck_assert_int_eq(pthread_create(&t[i], NULL, sort_many, &w[i]), 0);
+    }
+    for (int i = 0; i < 2; i++) {
+        pthread_join(t[i], NULL);
+        clReleaseCommandQueue(w[i].queue);
+    }
+    for (int i = 0; i < 2; i++) {
+        ck_assert_msg(!w[i].failed, "thread %d: a call failed: %s", i, clscan_last_error());
+        ck_assert_msg(w[i].wrong == 0, "thread %d: %d wrong keys or values", i, w[i].wrong);
+    }
+}
+END_TEST
+
 /* ---- Rejected calls ---------------------------------------------------------------------- */
 
 static void expect_code(cl_int got, cl_int want, const char *what)
@@ -482,6 +554,7 @@ int main(void)
     tcase_add_test(tc, millions_of_keys_match_a_stable_sort);
     tcase_add_test(tc, gpu_tuning_matches_a_stable_sort);
     tcase_add_test(tc, out_of_order_queue_and_wait_list);
+    tcase_add_test(tc, two_threads_share_one_sorter);
     tcase_add_test(tc, rejected_calls_leave_the_buffers_untouched);
     suite_add_tcase(s, tc);
     int rc = tu_run(s);
