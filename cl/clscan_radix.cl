@@ -68,9 +68,12 @@ inline uint digit_of(K k, uint shift, K mask, K clamp)
     return (uint)((min(order_bits(k), clamp) & mask) >> shift) & (RADIX - 1);
 }
 
-/* The (digit, work-item) table: entry d * CLSCAN_WG + w, one padding word per RADIX entries so
- * that the work-items' segments (RADIX entries each) start in different local memory banks. */
-#define CELL(x) ((x) + (x) / RADIX)
+/* The (digit, work-item) table of counts (at most one block, so 16 bits: half the local memory
+ * of 32-bit counts, more work-groups in flight on GPUs): entry d * CLSCAN_WG + w, two padding
+ * counts (one bank word) per RADIX entries so that the work-items' segments (RADIX entries
+ * each) start in different local memory banks. */
+typedef ushort count_t;
+#define CELL(x) ((x) + 2 * ((x) / RADIX))
 
 /* CLSCAN_HIST_COLUMNS (CPUs, where local atomics are locked instructions): each work-item
  * counts into its own column of the (digit, work-item) table, then the columns are summed.
@@ -83,7 +86,7 @@ void clscan_radix_histogram(__global const K *keys, ulong keys_offset, ulong cou
     const ulong base = (ulong)g * TILE;
     __global const K *in = keys + keys_offset;
 #if CLSCAN_HIST_COLUMNS
-    __local uint table[CELL(RADIX * CLSCAN_WG)];
+    __local count_t table[CELL(RADIX * CLSCAN_WG)];
     for (uint d = 0; d < RADIX; ++d)
         table[CELL(d * CLSCAN_WG + li)] = 0;
     const ulong first = base + (ulong)li * CLSCAN_ITEMS;
@@ -133,7 +136,7 @@ void clscan_radix_scatter(__global const K *keys_in, ulong keys_in_offset, __glo
                           ulong index_in_offset, __global uint *index_out, ulong index_out_offset, uint index_mode, ulong count,
                           uint shift, K mask, K clamp, __global const uint *offsets, uint nblocks)
 {
-    __local uint table[CELL(RADIX * CLSCAN_WG)];
+    __local count_t table[CELL(RADIX * CLSCAN_WG)];
     __local uint seg[CLSCAN_WG];
     __local uint dest[RADIX];
     const uint li = get_local_id(0), g = get_group_id(0);
@@ -152,7 +155,7 @@ void clscan_radix_scatter(__global const K *keys_in, ulong keys_in_offset, __glo
     uint sum = 0;
     for (uint j = 0; j < RADIX; ++j) {
         const uint x = CELL(li * RADIX + j), t = table[x];
-        table[x] = sum;
+        table[x] = (count_t)sum;
         sum += t;
     }
     seg[li] = sum;
@@ -161,7 +164,7 @@ void clscan_radix_scatter(__global const K *keys_in, ulong keys_in_offset, __glo
     for (uint w = 0; w < li; ++w)
         before += seg[w];
     for (uint j = 0; j < RADIX; ++j)
-        table[CELL(li * RADIX + j)] += before;
+        table[CELL(li * RADIX + j)] += (count_t)before;
     barrier(CLK_LOCAL_MEM_FENCE);
 
     /* dest[d]: where the block's keys of digit d start in the output, less their start in the

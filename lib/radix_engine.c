@@ -15,18 +15,18 @@
  * totals, the digits' destinations and (GPUs) the block's order. */
 static cl_ulong scatter_local_bytes(size_t wg, size_t items)
 {
-    const cl_ulong cells = (cl_ulong)RADIX * wg;
-    return (cells + cells / RADIX + wg + RADIX) * sizeof(cl_uint) + wg * items * sizeof(cl_ushort);
+    const cl_ulong cells = (cl_ulong)RADIX * wg + 2 * wg;
+    return cells * sizeof(cl_ushort) + (wg + RADIX) * sizeof(cl_uint) + wg * items * sizeof(cl_ushort);
 }
 
-/* GPUs: 32 work-items x 64 keys (a 32 KiB table and a 4 KiB order: several work-groups per
- * multiprocessor; the block is written out coalesced).  CPUs: one work-item x 4096 keys (PoCL,
+/* GPUs: 32 work-items x 64 keys (a 16 KiB table of 16-bit counts and a 4 KiB order: several
+ * work-groups per multiprocessor; the block is written out coalesced).  CPUs: one work-item x 4096 keys (PoCL,
  * 2^20 uint32 keys: about 4x faster than 16 x 256 or 4 x 1024; the work-items of a work-group
  * run one after the other anyway). */
 static void tuning(const clscan_device_info *info, size_t *wg, size_t *items)
 {
     *wg = algo_gpu_style(info) ? 32 : 1;
-    *items = algo_gpu_style(info) ? 64 : 4096;
+    *items = algo_gpu_style(info) ? 64 : 4096;   /* blocks of at most 65535 keys (16-bit counts) */
     while (*wg > info->max_work_group_size)
         *wg /= 2;
     while (*wg > 1 && scatter_local_bytes(*wg, *items) + 256 > info->local_mem_size)
