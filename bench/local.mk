@@ -38,3 +38,36 @@ EXTRA_DIST += bench/cub-bench.cu
 bench: bench/clscan-bench$(EXEEXT) $(BENCH_PEERS)
 	$(builddir)/bench/clscan-bench$(EXEEXT) $(BENCH_PEER_ARGS) $(BENCH_ARGS)
 .PHONY: bench
+
+# ---- Compaction, bucketing and radix sort (bench/README): clscan-bench-algos, with its peers
+# boost-bench-algos (copy_if, sort, sort_by_key) and cub-bench-algos (DeviceSelect::Flagged,
+# DeviceRadixSort).  'make bench-algos' runs it with the peers that were built.
+noinst_PROGRAMS += bench/clscan-bench-algos
+bench_clscan_bench_algos_SOURCES = bench/clscan-bench-algos.c bench/bench_algos.h bench/bench_common.h
+bench_clscan_bench_algos_LDADD = lib/libclscan.la $(OPENCL_LIBS) -lm
+BENCH_ALGOS_PEERS =
+BENCH_ALGOS_PEER_ARGS =
+if HAVE_BOOST_COMPUTE
+noinst_PROGRAMS += bench/boost-bench-algos
+bench_boost_bench_algos_SOURCES = bench/boost-bench-algos.cpp bench/bench_algos.h bench/bench_common.h
+bench_boost_bench_algos_CPPFLAGS = $(AM_CPPFLAGS) -DCL_TARGET_OPENCL_VERSION=120
+bench_boost_bench_algos_CXXFLAGS = $(WARN_CFLAGS) $(PTHREAD_CFLAGS)
+bench_boost_bench_algos_LDADD = $(OPENCL_LIBS)
+BENCH_ALGOS_PEERS += bench/boost-bench-algos$(EXEEXT)
+BENCH_ALGOS_PEER_ARGS += --boost=$(builddir)/bench/boost-bench-algos$(EXEEXT)
+endif
+if ENABLE_CUB
+noinst_PROGRAMS += bench/cub-bench-algos
+bench_cub_bench_algos_SOURCES =
+bench_cub_bench_algos_DEPENDENCIES = $(srcdir)/bench/cub-bench-algos.cu $(srcdir)/bench/bench_algos.h \
+	$(srcdir)/bench/bench_common.h
+bench_cub_bench_algos_LINK = $(NVCC) $(NVCCFLAGS) -arch=$(CUB_ARCH) -Xcompiler=-Wall,-Wextra \
+	-I$(srcdir)/bench $(srcdir)/bench/cub-bench-algos.cu -o $@
+BENCH_ALGOS_PEERS += bench/cub-bench-algos$(EXEEXT)
+BENCH_ALGOS_PEER_ARGS += --cub=$(builddir)/bench/cub-bench-algos$(EXEEXT)
+endif
+EXTRA_DIST += bench/cub-bench-algos.cu bench/plot-algos.sh
+
+bench-algos: bench/clscan-bench-algos$(EXEEXT) $(BENCH_ALGOS_PEERS)
+	$(builddir)/bench/clscan-bench-algos$(EXEEXT) $(BENCH_ALGOS_PEER_ARGS) $(BENCH_ARGS)
+.PHONY: bench-algos

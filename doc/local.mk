@@ -38,3 +38,21 @@ EXTRA_DIST += doc/performance.md doc/perf/h200-2026-11-29.csv doc/perf/h200-2026
 	doc/perf/h200-float-affine-incl.png doc/perf/h200-double-sum-excl.png \
 	doc/perf/pocl-float-sum-excl.png doc/perf/pocl-int-max-incl.png doc/perf/pocl-int-lastnz-incl.png \
 	doc/perf/pocl-float-affine-incl.png doc/perf/pocl-double-sum-excl.png
+
+# Compaction, bucketing and radix sort (issue 5).
+dist_man_MANS += \
+	doc/clscan_compactor_create.3 \
+	doc/clscan_compactor_release.3 \
+	doc/clscan_compact_enqueue.3 \
+	doc/clscan_compact_indices_enqueue.3 \
+	doc/clscan_compact.3 \
+	doc/clscan_bucketer_create.3 \
+	doc/clscan_bucketer_release.3 \
+	doc/clscan_bucket_enqueue.3 \
+	doc/clscan_sorter_create.3 \
+	doc/clscan_sorter_release.3 \
+	doc/clscan_sorter_set_key_bits.3 \
+	doc/clscan_sort_enqueue.3
+EXTRA_DIST += doc/perf/pocl-algos-2026-11-29.txt doc/perf/pocl-algos-2026-11-29.csv \
+	doc/perf/pocl-algos-compact-50.png doc/perf/pocl-algos-compact-1.png doc/perf/pocl-algos-bucket-65536.png \
+	doc/perf/pocl-algos-sort-u32.png doc/perf/pocl-algos-sort-u32-pairs.png doc/perf/pocl-algos-sort-f32.png

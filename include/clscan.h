@@ -139,6 +139,93 @@ CLSCAN_API void clscan_cache_clear(void);
 /* The library's version, "MAJOR.MINOR.PATCH". */
 CLSCAN_API const char *clscan_version_string(void);
 
+/* ---- Compaction, bucketing and radix sort (built on the scans) ----------------------------
+ * Handles in the style of the plan: created for one device of one context (the kernels are
+ * built then, or taken from the program cache), used on any queue of that context and device,
+ * released with their _release function (NULL is a no-op).  Each handle owns scratch memory,
+ * allocated at the first call and grown when a larger count arrives; calls on one handle are
+ * ordered after each other (each waits on the previous one's commands), on any queue.  Every
+ * enqueue function takes a wait list and returns in *event (if non-NULL) an event that
+ * completes when all its outputs are written.  Offsets and counts are in elements; counts
+ * must be below 2^32.  Every argument is validated before anything is enqueued: a rejected
+ * call returns a specific status and leaves every buffer untouched.  Results are
+ * deterministic: the same input gives bitwise the same output. */
+#define CLSCAN_INVALID_HANDLE          -3020 /* NULL compactor, bucketer or sorter */
+#define CLSCAN_INVALID_ELEMENT_SIZE    -3021 /* element or value size 0 (where not allowed) or above 4096 */
+#define CLSCAN_INVALID_BUCKET_COUNT    -3022 /* nbuckets 0 or above 2^31 */
+#define CLSCAN_INVALID_KEY_BITS        -3023 /* key bits above the key's width, or set for signed or float keys */
+
+/* Stream compaction: keeps the elements of src whose cl_uchar flag is non-zero, in their
+ * order, and writes the number kept as one cl_ulong to kept[kept_offset]. */
+typedef struct clscan_compactor clscan_compactor;
+/* element_size: bytes of one element of src and dst, 1 ... 4096. */
+CLSCAN_API clscan_compactor *clscan_compactor_create(cl_context context, cl_device_id device,
+                                                     size_t element_size, cl_int *errcode_ret);
+CLSCAN_API void clscan_compactor_release(clscan_compactor *compactor);
+/* dst must have room for count elements from dst_offset (all may be kept); elements of dst past
+ * the kept ones are left as they were.  src and dst must not overlap. */
+CLSCAN_API cl_int clscan_compact_enqueue(clscan_compactor *compactor, cl_command_queue queue,
+                                         cl_mem src, size_t src_offset, cl_mem flags, size_t flags_offset,
+                                         size_t count, cl_mem dst, size_t dst_offset,
+                                         cl_mem kept, size_t kept_offset,
+                                         cl_uint num_events_in_wait_list, const cl_event *event_wait_list,
+                                         cl_event *event);
+/* The same, writing the indices i (0 ... count - 1, as cl_uint) of the kept elements instead. */
+CLSCAN_API cl_int clscan_compact_indices_enqueue(clscan_compactor *compactor, cl_command_queue queue,
+                                                 cl_mem flags, size_t flags_offset, size_t count,
+                                                 cl_mem indices, size_t indices_offset,
+                                                 cl_mem kept, size_t kept_offset,
+                                                 cl_uint num_events_in_wait_list,
+                                                 const cl_event *event_wait_list, cl_event *event);
+/* Blocking convenience: clscan_compact_enqueue, then waits and stores the number kept in *kept. */
+CLSCAN_API cl_int clscan_compact(clscan_compactor *compactor, cl_command_queue queue,
+                                 cl_mem src, size_t src_offset, cl_mem flags, size_t flags_offset,
+                                 size_t count, cl_mem dst, size_t dst_offset, size_t *kept,
+                                 cl_uint num_events_in_wait_list, const cl_event *event_wait_list);
+
+/* Bucketing (a stable counting sort by small keys): cl_uint keys in [0, nbuckets) (a larger key
+ * counts as nbuckets - 1), optional values of value_size bytes.  Outputs: the keys and the
+ * values grouped by key (the order inside each bucket kept), the nbuckets + 1 cl_uint offsets
+ * (bucket b is [offsets[b], offsets[b + 1]); offsets[nbuckets] = count), and the permutation
+ * (cl_uint: element j of the output is element permutation[j] of the input). */
+typedef struct clscan_bucketer clscan_bucketer;
+/* nbuckets: 1 ... 2^31; value_size: 0 (no values) ... 4096. */
+CLSCAN_API clscan_bucketer *clscan_bucketer_create(cl_context context, cl_device_id device, cl_uint nbuckets,
+                                                   size_t value_size, cl_int *errcode_ret);
+CLSCAN_API void clscan_bucketer_release(clscan_bucketer *bucketer);
+/* keys_out and permutation may be NULL (not written); values and values_out must be given
+ * exactly when value_size > 0.  Outputs must not overlap the inputs or each other. */
+CLSCAN_API cl_int clscan_bucket_enqueue(clscan_bucketer *bucketer, cl_command_queue queue,
+                                        cl_mem keys, size_t keys_offset, cl_mem values, size_t values_offset,
+                                        size_t count, cl_mem keys_out, size_t keys_out_offset,
+                                        cl_mem values_out, size_t values_out_offset,
+                                        cl_mem offsets, size_t offsets_offset,
+                                        cl_mem permutation, size_t permutation_offset,
+                                        cl_uint num_events_in_wait_list, const cl_event *event_wait_list,
+                                        cl_event *event);
+
+/* Radix sort: stable, ascending, LSD with 8-bit digits.  Keys of a clscan_type: integers by
+ * value, floats in IEEE total order (-NaN < -inf < ... < -0.0 < +0.0 < ... < +inf < +NaN);
+ * optional values of value_size bytes move with their keys. */
+typedef struct clscan_sorter clscan_sorter;
+/* value_size: 0 (keys only) ... 4096.  CLSCAN_FP64_NOT_SUPPORTED is never returned: double keys
+ * are sorted as bit patterns. */
+CLSCAN_API clscan_sorter *clscan_sorter_create(cl_context context, cl_device_id device, clscan_type key_type,
+                                               size_t value_size, cl_int *errcode_ret);
+CLSCAN_API void clscan_sorter_release(clscan_sorter *sorter);
+/* Unsigned keys only: sort by the low key_bits bits (1 ... the key's width; 0: all), ignoring
+ * the others (fewer passes when keys are known to be small).  Must not race with enqueues. */
+CLSCAN_API cl_int clscan_sorter_set_key_bits(clscan_sorter *sorter, unsigned key_bits);
+/* Sorts count keys (and values) into keys_out (values_out).  In place (out == in at the same
+ * offset) is allowed; other overlaps are not.  values_in and values_out must be given exactly
+ * when value_size > 0. */
+CLSCAN_API cl_int clscan_sort_enqueue(clscan_sorter *sorter, cl_command_queue queue,
+                                      cl_mem keys_in, size_t keys_in_offset, cl_mem keys_out, size_t keys_out_offset,
+                                      cl_mem values_in, size_t values_in_offset,
+                                      cl_mem values_out, size_t values_out_offset, size_t count,
+                                      cl_uint num_events_in_wait_list, const cl_event *event_wait_list,
+                                      cl_event *event);
+
 #ifdef __cplusplus
 }
 #endif

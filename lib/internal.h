@@ -98,4 +98,11 @@ struct clscan_plan {
 /* enqueue.c: releases every queue's scratch of the plan. */
 void clscan_release_scratch(clscan_plan *plan);
 
+/* ---- Compaction, bucketing and radix sort (issue 5; lib/algo.h has the rest) ------------- */
+extern const char clscan_embedded_clscan_compact_cl[];
+extern const char clscan_embedded_clscan_radix_cl[];
+/* source.c: the program source of one of the algorithms' files (cl/NAME), from
+ * CLSCAN_KERNEL_DIR when set, else the embedded copy.  *source is malloc'd. */
+cl_int clscan_algo_source(const char *name, const char *embedded, char **source);
+
 #endif

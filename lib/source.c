@@ -80,3 +80,17 @@ cl_int clscan_builtin_source(char **source)
     *source = all;
     return CL_SUCCESS;
 }
+
+/* The source of one of the algorithms' programs (compaction, radix sort): one file of cl/,
+ * self-contained, from CLSCAN_KERNEL_DIR like the scans' sources. */
+cl_int clscan_algo_source(const char *name, const char *embedded, char **source)
+{
+    const char *dir = getenv("CLSCAN_KERNEL_DIR");
+    if (dir && *dir)
+        return read_kernel_file(dir, name, source);
+    const size_t n = strlen(embedded) + 1;
+    if (!(*source = malloc(n)))
+        return clscan_fail(CL_OUT_OF_HOST_MEMORY, "out of host memory for the kernel source");
+    memcpy(*source, embedded, n);
+    return CL_SUCCESS;
+}

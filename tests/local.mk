@@ -72,3 +72,26 @@ check-valgrind:
 	CLSCAN_TEST_TIMEOUT=0 $(MAKE) $(AM_MAKEFLAGS) check TESTS='$(VALGRIND_TESTS)' XFAIL_TESTS= \
 	  LOG_COMPILER='$(LIBTOOL) --mode=execute $(VALGRIND) $(VALGRIND_FLAGS)'
 .PHONY: check-valgrind
+
+# ---- Compaction, bucketing and radix sort (issue 5) -----------------------------------------
+# compact_test: densities, element sizes 1 ... 16 bytes, block boundaries, indices, blocking call.
+# bucket_test: one bucket, more buckets than elements, empty and skewed buckets, stability.
+# radix_sort_test: every key type, duplicates, sorted, reversed, equal, high bits, negatives,
+#   -0.0/+0.0, infinities and NaNs, stability through values, low key bits, 0 ... millions.
+if ENABLE_TESTS
+check_PROGRAMS += tests/compact_test tests/bucket_test tests/radix_sort_test
+TESTS += tests/compact_test tests/bucket_test tests/radix_sort_test
+
+tests_compact_test_SOURCES = tests/compact_test.c $(TESTUTIL_)
+tests_compact_test_CFLAGS = $(TESTS_CFLAGS_)
+tests_compact_test_LDADD = $(TESTS_LDADD_)
+
+tests_bucket_test_SOURCES = tests/bucket_test.c $(TESTUTIL_)
+tests_bucket_test_CFLAGS = $(TESTS_CFLAGS_)
+tests_bucket_test_LDADD = $(TESTS_LDADD_)
+
+tests_radix_sort_test_SOURCES = tests/radix_sort_test.c $(TESTUTIL_)
+tests_radix_sort_test_CFLAGS = $(TESTS_CFLAGS_) $(PTHREAD_CFLAGS)
+tests_radix_sort_test_LDFLAGS = $(PTHREAD_CFLAGS)
+tests_radix_sort_test_LDADD = $(TESTS_LDADD_)
+endif

@@ -1,0 +1,143 @@
+/* The cases of clscan-bench-algos, shared with its peers boost-bench-algos (C++) and
+ * cub-bench-algos (CUDA): names, inputs (the same generator and seed in every program), the
+ * sequential reference (what a user writes instead of a library call) and the exact check.
+ *   compact-50       4-byte elements, half of the flags set at random: the kept elements and
+ *                    their number
+ *   compact-1        the same with 1% kept
+ *   bucket-65536     cl_uint keys in [0, 2^16) with cl_uint values: the values grouped by key,
+ *                    order kept inside a bucket (clscan also writes the 2^16 + 1 offsets; the
+ *                    peers sort the pairs by the 16 key bits, which groups them the same way)
+ *   sort-u32         random cl_uint keys
+ *   sort-u32-pairs   random cl_uint keys with cl_uint values (the input position): stable
+ *   sort-f32         random finite floats of both signs (no zeros, no NaNs: every peer's order
+ *                    agrees on them)
+ * Header-only (static functions), C and C++ (and CUDA host code). */
+#ifndef CLSCAN_BENCH_ALGOS_H
+#define CLSCAN_BENCH_ALGOS_H
+
+#include <stdint.h>
+#include <stdlib.h>
+#include <string.h>
+
+/* Its splitmix64 generator and median; the scans' cases it also defines are not used here. */
+#if defined(__GNUC__)
+#pragma GCC diagnostic push
+#pragma GCC diagnostic ignored "-Wunused-function"
+#endif
+#include "bench_common.h"
+#if defined(__GNUC__)
+#pragma GCC diagnostic pop
+#endif
+
+enum { ALG_COMPACT50, ALG_COMPACT1, ALG_BUCKET, ALG_SORT_U32, ALG_SORT_PAIRS, ALG_SORT_F32, ALG_NCASES };
+
+static const char *const alg_case_names[ALG_NCASES] = {"compact-50", "compact-1", "bucket-65536",
+                                                        "sort-u32", "sort-u32-pairs", "sort-f32"};
+#define ALG_NBUCKETS 65536u
+
+static int alg_case_find(const char *name)
+{
+    for (int c = 0; c < ALG_NCASES; ++c)
+        if (strcmp(name, alg_case_names[c]) == 0)
+            return c;
+    return -1;
+}
+
+static int alg_has_values(int c) { return c == ALG_BUCKET || c == ALG_SORT_PAIRS; }
+static int alg_is_compaction(int c) { return c == ALG_COMPACT50 || c == ALG_COMPACT1; }
+
+/* Bytes a copy of the input moves (the floor): elements and flags, or keys and values. */
+static size_t alg_input_bytes(int c, size_t n)
+{
+    return alg_is_compaction(c) ? n * 5 : n * (alg_has_values(c) ? 8 : 4);
+}
+
+/* The input of case c: n keys (or elements) of 4 bytes, n values (cases with values) and n
+ * flags (compaction). */
+static void alg_generate(int c, size_t n, uint32_t *keys, uint32_t *values, unsigned char *flags)
+{
+    uint64_t s = 0xA160C1A5CA11ull ^ ((uint64_t)(c + 1) << 56) ^ (uint64_t)n;
+    for (size_t i = 0; i < n; ++i) {
+        const uint64_t r = bench_rng(&s);
+        switch (c) {
+        case ALG_COMPACT50:
+        case ALG_COMPACT1:
+            keys[i] = (uint32_t)r;
+            flags[i] = (unsigned char)((r >> 32) % 100 < (c == ALG_COMPACT50 ? 50u : 1u));
+            break;
+        case ALG_BUCKET:
+            keys[i] = (uint32_t)(r % ALG_NBUCKETS);
+            values[i] = (uint32_t)(r >> 32);
+            break;
+        case ALG_SORT_F32: {
+            /* +-(1 + 23 random mantissa bits) x 2^(-20 ... 20) */
+            const uint32_t bits = ((uint32_t)(r >> 63) << 31) | ((uint32_t)(107 + (r >> 32) % 41) << 23) |
+                                  (uint32_t)(r & 0x7fffffu);
+            keys[i] = bits;
+            break;
+        }
+        default:
+            keys[i] = (uint32_t)r;
+            if (values)
+                values[i] = (uint32_t)i;
+            break;
+        }
+    }
+}
+
+/* The sequential reference.  Compaction: out_keys gets the kept elements, returns their number.
+ * Bucketing and sorts: a stable LSD radix sort (8-bit digits) of the keys (the 16 low bits for
+ * bucketing; floats by their order bits), moving the values; returns n.  tmp: 2n uint32. */
+static uint32_t alg_order_bits(int c, uint32_t k)
+{
+    if (c == ALG_SORT_F32)
+        return (k >> 31) ? ~k : (k | 0x80000000u);
+    return k;
+}
+
+static size_t alg_sequential(int c, size_t n, const uint32_t *keys, const uint32_t *values,
+                             const unsigned char *flags, uint32_t *out_keys, uint32_t *out_values, uint32_t *tmp)
+{
+    if (alg_is_compaction(c)) {
+        size_t m = 0;
+        for (size_t i = 0; i < n; ++i)
+            if (flags[i])
+                out_keys[m++] = keys[i];
+        return m;
+    }
+    const int passes = c == ALG_BUCKET ? 2 : 4;
+    uint32_t *ka = tmp, *va = tmp + n;
+    const uint32_t *sk = keys, *sv = values;
+    for (int p = 0; p < passes; ++p) {
+        /* the last pass writes the output */
+        uint32_t *dk = (passes - 1 - p) % 2 == 0 ? out_keys : ka;
+        uint32_t *dv = (passes - 1 - p) % 2 == 0 ? out_values : va;
+        size_t count[257] = {0};
+        for (size_t i = 0; i < n; ++i)
+            ++count[((alg_order_bits(c, sk[i]) >> (8 * p)) & 255u) + 1];
+        for (int d = 0; d < 256; ++d)
+            count[d + 1] += count[d];
+        for (size_t i = 0; i < n; ++i) {
+            const size_t q = count[(alg_order_bits(c, sk[i]) >> (8 * p)) & 255u]++;
+            dk[q] = sk[i];
+            if (sv)
+                dv[q] = sv[i];
+        }
+        sk = dk;
+        sv = sv ? dv : NULL;
+    }
+    return n;
+}
+
+/* Differences between got and ref (n words); *first gets the first (n if none). */
+static size_t alg_check(size_t n, const uint32_t *got, const uint32_t *ref, size_t *first)
+{
+    size_t bad = 0;
+    *first = n;
+    for (size_t i = 0; i < n; ++i)
+        if (got[i] != ref[i] && bad++ == 0)
+            *first = i;
+    return bad;
+}
+
+#endif /* CLSCAN_BENCH_ALGOS_H */

@@ -1,0 +1,246 @@
+// boost-bench-algos: the Boost.Compute peer of clscan-bench-algos.  Runs its cases with
+// Boost.Compute on one OpenCL device, checks every timed run against the sequential reference
+// (bench_algos.h: the same inputs) and prints
+//   result CASE COUNT DEVICE_MS HOST_MS COPY_MS yes|no
+// (medians; "no": a result differed from the reference).  Lines starting with '#' are notes.
+//
+// usage: boost-bench-algos [--device P:D] [--cases a,b] [--min LOG2] [--max LOG2] [--reps N]
+//
+// The calls:
+//   compact-50, compact-1  copy_if of the indices whose flag is set (a counting iterator and a
+//                          closure over the flags), then gather of those elements: Boost's
+//                          copy_if has no stencil
+//   bucket-65536           sort_by_key of the keys and values (all 32 bits; no offsets)
+//   sort-u32, sort-f32     sort (Boost's radix sort), in place on a copy of the input
+//   sort-u32-pairs         sort_by_key
+// Device time: a marker before the call and one after it, on an in-order profiling queue: the
+// second marker's end minus the first one's end.  Boost's copy_if reads its count back to the
+// host, so its time includes that round trip; the sorts' calls return without waiting.  The copy
+// of the input into the sorted vector is not timed.
+#include <boost/compute/algorithm/copy.hpp>
+#include <boost/compute/algorithm/copy_if.hpp>
+#include <boost/compute/algorithm/gather.hpp>
+#include <boost/compute/algorithm/sort.hpp>
+#include <boost/compute/algorithm/sort_by_key.hpp>
+#include <boost/compute/closure.hpp>
+#include <boost/compute/container/vector.hpp>
+#include <boost/compute/core.hpp>
+#include <boost/compute/iterator/counting_iterator.hpp>
+
+#include <algorithm>
+#include <chrono>
+#include <cstdio>
+#include <cstdlib>
+#include <cstring>
+#include <stdexcept>
+#include <string>
+#include <vector>
+
+#include "bench_algos.h"
+
+namespace bc = boost::compute;
+
+static double wall_ms()
+{
+    return std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now().time_since_epoch()).count();
+}
+
+static cl_ulong profile(cl_event e, cl_profiling_info what)
+{
+    cl_ulong t = 0;
+    clGetEventProfilingInfo(e, what, sizeof t, &t, nullptr);
+    return t;
+}
+
+template <class F> static double device_ms(bc::command_queue &q, F f)
+{
+    cl_event m1 = nullptr, m2 = nullptr;
+    clEnqueueMarkerWithWaitList(q.get(), 0, nullptr, &m1);
+    f();
+    clEnqueueMarkerWithWaitList(q.get(), 0, nullptr, &m2);
+    q.finish();
+    const double ms = (double)(profile(m2, CL_PROFILING_COMMAND_END) - profile(m1, CL_PROFILING_COMMAND_END)) / 1e6;
+    clReleaseEvent(m1);
+    clReleaseEvent(m2);
+    return ms;
+}
+
+static bc::device pick_device(const std::string &spec)
+{
+    unsigned p = 0, d = 0;
+    if (spec.empty() || std::sscanf(spec.c_str(), "%u:%u", &p, &d) != 2)
+        return bc::system::default_device();
+    cl_uint np = 0;
+    clGetPlatformIDs(0, nullptr, &np);
+    std::vector<cl_platform_id> ps(np);
+    if (np)
+        clGetPlatformIDs(np, ps.data(), nullptr);
+    if (p >= np)
+        throw std::runtime_error("no OpenCL platform " + std::to_string(p));
+    cl_uint nd = 0;
+    clGetDeviceIDs(ps[p], CL_DEVICE_TYPE_ALL, 0, nullptr, &nd);
+    std::vector<cl_device_id> ds(nd);
+    if (nd)
+        clGetDeviceIDs(ps[p], CL_DEVICE_TYPE_ALL, nd, ds.data(), nullptr);
+    if (d >= nd)
+        throw std::runtime_error("no OpenCL device " + spec);
+    return bc::device(ds[d]);
+}
+
+static double median(std::vector<double> v) { return bench_median(v.data(), (int)v.size()); }
+
+static void run(bc::command_queue &q, int c, size_t n, int reps)
+{
+    bc::context ctx = q.get_context();
+    std::vector<uint32_t> keys(n), values(n), ref_keys(n), ref_values(n), tmp(2 * n), got(n);
+    std::vector<unsigned char> flags(n);
+    alg_generate(c, n, keys.data(), alg_has_values(c) ? values.data() : nullptr, flags.data());
+    const size_t m = alg_sequential(c, n, keys.data(), alg_has_values(c) ? values.data() : nullptr, flags.data(),
+                                    ref_keys.data(), ref_values.data(), tmp.data());
+    bc::vector<bc::uint_> k_in(n, ctx), v_in(n, ctx), k(n, ctx), v(n, ctx), idx(n, ctx);
+    bc::vector<bc::uchar_> f(n, ctx);
+    bc::vector<float> fk(c == ALG_SORT_F32 ? n : 1, ctx);
+    q.enqueue_write_buffer(k_in.get_buffer(), 0, n * 4, keys.data());
+    q.enqueue_write_buffer(v_in.get_buffer(), 0, n * 4, values.data());
+    q.enqueue_write_buffer(f.get_buffer(), 0, n, flags.data());
+    BOOST_COMPUTE_CLOSURE(bool, is_kept, (bc::uint_ i), (f), { return f[i] != 0; });
+
+    size_t kept = 0;
+    // Untimed preparation (a fresh copy of the input for the in-place sorts), then the call.
+    auto prepare = [&] {
+        if (c == ALG_SORT_F32)
+            q.enqueue_copy_buffer(k_in.get_buffer(), fk.get_buffer(), 0, 0, n * 4);
+        else if (!alg_is_compaction(c))
+            q.enqueue_copy_buffer(k_in.get_buffer(), k.get_buffer(), 0, 0, n * 4);
+        if (alg_has_values(c))
+            q.enqueue_copy_buffer(v_in.get_buffer(), v.get_buffer(), 0, 0, n * 4);
+        q.finish();
+    };
+    auto call = [&] {
+        if (alg_is_compaction(c)) {
+            auto end = bc::copy_if(bc::make_counting_iterator<bc::uint_>(0),
+                                   bc::make_counting_iterator<bc::uint_>((bc::uint_)n), idx.begin(), is_kept, q);
+            kept = (size_t)(end - idx.begin());
+            bc::gather(idx.begin(), idx.begin() + kept, k_in.begin(), k.begin(), q);
+        } else if (c == ALG_SORT_F32) {
+            bc::sort(fk.begin(), fk.end(), q);
+        } else if (alg_has_values(c)) {
+            bc::sort_by_key(k.begin(), k.end(), v.begin(), q);
+        } else {
+            bc::sort(k.begin(), k.end(), q);
+        }
+    };
+    bool ok = true;
+    auto check = [&] {
+        if (alg_is_compaction(c) && kept != m)
+            ok = false;
+        q.enqueue_read_buffer(c == ALG_SORT_F32 ? fk.get_buffer() : k.get_buffer(), 0, m * 4, got.data());
+        size_t first;
+        if (alg_check(m, got.data(), ref_keys.data(), &first))
+            ok = false;
+        if (alg_has_values(c)) {
+            q.enqueue_read_buffer(v.get_buffer(), 0, m * 4, got.data());
+            if (alg_check(m, got.data(), ref_values.data(), &first))
+                ok = false;
+        }
+    };
+    prepare();
+    call();   // warm-up (builds the programs)
+    q.finish();
+    check();
+    std::vector<double> dev, host, copy;
+    for (int r = 0; r < reps; ++r) {
+        prepare();
+        dev.push_back(device_ms(q, call));
+        check();
+    }
+    for (int r = 0; r < reps; ++r) {
+        prepare();
+        const double t0 = wall_ms();
+        call();
+        q.finish();
+        host.push_back(wall_ms() - t0);
+        check();
+    }
+    // The floor: a copy of the input's bytes (keys, and values or flags).
+    const size_t bytes = alg_input_bytes(c, n);
+    bc::buffer a(ctx, bytes), b(ctx, bytes);
+    auto copy_call = [&] { q.enqueue_copy_buffer(a, b, 0, 0, bytes); };
+    device_ms(q, copy_call);
+    for (int r = 0; r < reps; ++r)
+        copy.push_back(device_ms(q, copy_call));
+    std::printf("result %s %zu %.6f %.6f %.6f %s\n", alg_case_names[c], n, median(dev), median(host), median(copy),
+                ok ? "yes" : "no");
+    std::fflush(stdout);
+}
+
+int main(int argc, char **argv)
+{
+    std::string device;
+    std::vector<int> cases;
+    int min_log2 = 16, max_log2 = 26, reps = 10;
+    for (int i = 1; i < argc; ++i) {
+        const std::string a = argv[i];
+        if (a == "--help") {
+            std::printf("usage: boost-bench-algos [--device P:D] [--cases a,b] [--min LOG2] [--max LOG2] [--reps N]\n");
+            return 0;
+        }
+        if (i + 1 >= argc) {
+            std::fprintf(stderr, "boost-bench-algos: %s needs a value\n", a.c_str());
+            return 2;
+        }
+        const char *v = argv[++i];
+        if (a == "--device") device = v;
+        else if (a == "--min") min_log2 = std::atoi(v);
+        else if (a == "--max") max_log2 = std::atoi(v);
+        else if (a == "--reps") reps = std::max(1, std::atoi(v));
+        else if (a == "--cases") {
+            std::string s = v;
+            size_t pos = 0;
+            while (pos <= s.size()) {
+                const size_t e = std::min(s.find(',', pos), s.size());
+                const int c = alg_case_find(s.substr(pos, e - pos).c_str());
+                if (c < 0) {
+                    std::fprintf(stderr, "boost-bench-algos: unknown case %s\n", s.substr(pos, e - pos).c_str());
+                    return 2;
+                }
+                cases.push_back(c);
+                pos = e + 1;
+            }
+        } else {
+            std::fprintf(stderr, "boost-bench-algos: unknown option %s\n", a.c_str());
+            return 2;
+        }
+    }
+    if (cases.empty())
+        for (int c = 0; c < ALG_NCASES; ++c)
+            cases.push_back(c);
+    try {
+        bc::device dev = pick_device(device);
+        bc::context ctx(dev);
+        bc::command_queue q(ctx, dev, bc::command_queue::enable_profiling);
+        std::printf("# boost-bench-algos device: %s; driver %s; Boost %d.%d\n", dev.name().c_str(),
+                    dev.driver_version().c_str(), BOOST_VERSION / 100000, BOOST_VERSION / 100 % 1000);
+        const cl_ulong max_alloc = dev.get_info<cl_ulong>(CL_DEVICE_MAX_MEM_ALLOC_SIZE);
+        const cl_ulong global = dev.global_memory_size();
+        for (int c : cases) {
+            for (int lg = min_log2; lg <= max_log2; lg += 2) {
+                const size_t n = (size_t)1 << lg, bytes = alg_input_bytes(c, n);
+                if (bytes > max_alloc || bytes * 5 > global / 4 * 3) {
+                    std::printf("# %s %zu skipped: too large for the device\n", alg_case_names[c], n);
+                    continue;
+                }
+                try {
+                    run(q, c, n, reps);
+                } catch (const std::exception &e) {
+                    std::printf("# %s %zu failed: %s\n", alg_case_names[c], n, e.what());
+                    std::fflush(stdout);
+                }
+            }
+        }
+    } catch (const std::exception &e) {
+        std::fprintf(stderr, "boost-bench-algos: %s\n", e.what());
+        return 1;
+    }
+    return 0;
+}

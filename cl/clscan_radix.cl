@@ -1,0 +1,240 @@
+/* clscan radix sort (stable LSD) and bucketing.
+ *
+ * Build options:
+ *   CLSCAN_KEY_SIZE    4 or 8 (bytes of a key; keys are moved as bit patterns)
+ *   CLSCAN_KEY_ORDER   0 unsigned, 1 signed (two's complement), 2 IEEE float (total order)
+ *   CLSCAN_VALUE_SIZE  bytes of the value moved with each key (0: none)
+ *   CLSCAN_WG          work-items per work-group (a power of two, at most RADIX)
+ *   CLSCAN_ITEMS       keys each work-item handles (consecutive ones: the order of equal
+ *                      digits inside a block is work-item, then position, i.e. the input order)
+ *   CLSCAN_HIST_COLUMNS 1: histograms without atomics (CPUs); 0: with local atomics (GPUs)
+ *   CLSCAN_SCATTER_STAGED 1: the scatter orders the block in local memory first and writes it
+ *                      out coalesced (GPUs; blocks of at most 65536 keys); 0: straight (CPUs)
+ * A pass sorts by the digit (t >> shift) & (RADIX - 1) of t = min(order(key), clamp) & mask,
+ * where order() maps the keys to unsigned integers of the same order.  A block is
+ * CLSCAN_WG * CLSCAN_ITEMS consecutive keys, one per work-group:
+ *   clscan_radix_histogram  counts[d * nblocks + b] = keys of block b with digit d;
+ *   (the host scans counts exclusively with clscan: digit-major, so the offset of (d, b) is
+ *    the number of keys with a smaller digit, plus those with digit d in earlier blocks)
+ *   clscan_radix_scatter    each work-item counts its keys' digits into its column of a
+ *                           (digit, work-item) table in local memory, the work-group scans the
+ *                           table in that order, and every key goes to offsets[d, b] plus its
+ *                           rank among the block's keys of digit d: stable.
+ * Positions past count are skipped, and every work-item reaches every barrier. */
+
+#define RADIX_BITS 8
+#define RADIX (1u << RADIX_BITS)
+#define TILE (CLSCAN_WG * CLSCAN_ITEMS)
+
+#if CLSCAN_KEY_SIZE == 4
+typedef uint K;
+#define K_SIGN 0x80000000u
+#else
+typedef ulong K;
+#define K_SIGN 0x8000000000000000ul
+#endif
+
+#if CLSCAN_VALUE_SIZE % 16 == 0
+typedef uint4 VW;
+#define VW_SIZE 16
+#elif CLSCAN_VALUE_SIZE % 8 == 0
+typedef uint2 VW;
+#define VW_SIZE 8
+#elif CLSCAN_VALUE_SIZE % 4 == 0
+typedef uint VW;
+#define VW_SIZE 4
+#else
+typedef uchar VW;
+#define VW_SIZE 1
+#endif
+#define VWORDS (CLSCAN_VALUE_SIZE / VW_SIZE)
+
+/* An unsigned integer with the keys' order: signed keys with the sign bit flipped; floats with
+ * the sign bit flipped when positive and all bits flipped when negative, which orders -NaN <
+ * -inf < ... < -0.0 < +0.0 < ... < +inf < +NaN. */
+inline K order_bits(K k)
+{
+#if CLSCAN_KEY_ORDER == 1
+    return k ^ K_SIGN;
+#elif CLSCAN_KEY_ORDER == 2
+    return (k & K_SIGN) ? ~k : (k | K_SIGN);
+#else
+    return k;
+#endif
+}
+
+inline uint digit_of(K k, uint shift, K mask, K clamp)
+{
+    return (uint)((min(order_bits(k), clamp) & mask) >> shift) & (RADIX - 1);
+}
+
+/* The (digit, work-item) table of counts (at most one block, so 16 bits: half the local memory
+ * of 32-bit counts, more work-groups in flight on GPUs): entry d * CLSCAN_WG + w, two padding
+ * counts (one bank word) per RADIX entries so that the work-items' segments (RADIX entries
+ * each) start in different local memory banks. */
+typedef ushort count_t;
+#define CELL(x) ((x) + 2 * ((x) / RADIX))
+
+/* CLSCAN_HIST_COLUMNS (CPUs, where local atomics are locked instructions): each work-item
+ * counts into its own column of the (digit, work-item) table, then the columns are summed.
+ * Otherwise (GPUs): local atomics on one histogram. */
+__kernel __attribute__((reqd_work_group_size(CLSCAN_WG, 1, 1)))
+void clscan_radix_histogram(__global const K *keys, ulong keys_offset, ulong count, uint shift, K mask,
+                            K clamp, __global uint *counts, uint nblocks)
+{
+    const uint li = get_local_id(0), g = get_group_id(0);
+    const ulong base = (ulong)g * TILE;
+    __global const K *in = keys + keys_offset;
+#if CLSCAN_HIST_COLUMNS
+    __local count_t table[CELL(RADIX * CLSCAN_WG)];
+    for (uint d = 0; d < RADIX; ++d)
+        table[CELL(d * CLSCAN_WG + li)] = 0;
+    const ulong first = base + (ulong)li * CLSCAN_ITEMS;
+    if (base + TILE <= count) {
+        for (uint r = 0; r < CLSCAN_ITEMS; ++r)
+            table[CELL(digit_of(in[first + r], shift, mask, clamp) * CLSCAN_WG + li)] += 1;
+    } else {
+        for (uint r = 0; r < CLSCAN_ITEMS; ++r)
+            if (first + r < count)
+                table[CELL(digit_of(in[first + r], shift, mask, clamp) * CLSCAN_WG + li)] += 1;
+    }
+    barrier(CLK_LOCAL_MEM_FENCE);
+    for (uint d = li; d < RADIX; d += CLSCAN_WG) {
+        uint sum = 0;
+        for (uint w = 0; w < CLSCAN_WG; ++w)
+            sum += table[CELL(d * CLSCAN_WG + w)];
+        counts[(ulong)d * nblocks + g] = sum;
+    }
+#else
+    __local uint hist[RADIX];
+    for (uint d = li; d < RADIX; d += CLSCAN_WG)
+        hist[d] = 0;
+    barrier(CLK_LOCAL_MEM_FENCE);
+    /* Strided (coalesced): the histogram does not care about the order. */
+    if (base + TILE <= count) {
+        for (uint r = 0; r < CLSCAN_ITEMS; ++r)
+            atomic_inc(&hist[digit_of(in[base + r * CLSCAN_WG + li], shift, mask, clamp)]);
+    } else {
+        for (uint r = 0; r < CLSCAN_ITEMS; ++r) {
+            const ulong i = base + r * CLSCAN_WG + li;
+            if (i < count)
+                atomic_inc(&hist[digit_of(in[i], shift, mask, clamp)]);
+        }
+    }
+    barrier(CLK_LOCAL_MEM_FENCE);
+    for (uint d = li; d < RADIX; d += CLSCAN_WG)
+        counts[(ulong)d * nblocks + g] = hist[d];
+#endif
+}
+
+/* index_mode 0: no permutation; 1: index_out gets the input position (first pass); 2: it gets
+ * index_in of the input position (later passes). */
+__kernel __attribute__((reqd_work_group_size(CLSCAN_WG, 1, 1)))
+void clscan_radix_scatter(__global const K *keys_in, ulong keys_in_offset, __global K *keys_out,
+                          ulong keys_out_offset, __global const VW *values_in, ulong values_in_offset,
+                          __global VW *values_out, ulong values_out_offset, __global const uint *index_in,
+                          ulong index_in_offset, __global uint *index_out, ulong index_out_offset, uint index_mode, ulong count,
+                          uint shift, K mask, K clamp, __global const uint *offsets, uint nblocks)
+{
+    __local count_t table[CELL(RADIX * CLSCAN_WG)];
+    __local uint seg[CLSCAN_WG];
+    __local uint dest[RADIX];
+    const uint li = get_local_id(0), g = get_group_id(0);
+    const ulong first = (ulong)g * TILE + (ulong)li * CLSCAN_ITEMS;
+    __global const K *in = keys_in + keys_in_offset;
+
+    for (uint d = 0; d < RADIX; ++d)
+        table[CELL(d * CLSCAN_WG + li)] = 0;
+    for (uint r = 0; r < CLSCAN_ITEMS; ++r)
+        if (first + r < count)
+            table[CELL(digit_of(in[first + r], shift, mask, clamp) * CLSCAN_WG + li)] += 1;
+    barrier(CLK_LOCAL_MEM_FENCE);
+
+    /* Exclusive scan of the table in (digit, work-item) order: work-item li scans the entries
+     * li * RADIX ... li * RADIX + RADIX - 1, then adds the totals of the segments before it. */
+    uint sum = 0;
+    for (uint j = 0; j < RADIX; ++j) {
+        const uint x = CELL(li * RADIX + j), t = table[x];
+        table[x] = (count_t)sum;
+        sum += t;
+    }
+    seg[li] = sum;
+    barrier(CLK_LOCAL_MEM_FENCE);
+    uint before = 0;
+    for (uint w = 0; w < li; ++w)
+        before += seg[w];
+    for (uint j = 0; j < RADIX; ++j)
+        table[CELL(li * RADIX + j)] += (count_t)before;
+    barrier(CLK_LOCAL_MEM_FENCE);
+
+    /* dest[d]: where the block's keys of digit d start in the output, less their start in the
+     * block's order (entry (d, 0)); unsigned arithmetic wraps back when the rank is added. */
+    for (uint d = li; d < RADIX; d += CLSCAN_WG)
+        dest[d] = offsets[(ulong)d * nblocks + g] - table[CELL(d * CLSCAN_WG)];
+    barrier(CLK_LOCAL_MEM_FENCE);
+
+#if CLSCAN_SCATTER_STAGED
+    /* GPUs: the block's order first (order[rank] = the key's position in the block), then the
+     * work-items write ranks li, li + CLSCAN_WG, ...: neighbours write neighbouring addresses
+     * (within a digit), so the writes coalesce.  The keys are read again (from the cache). */
+    __local ushort order[TILE];
+    for (uint r = 0; r < CLSCAN_ITEMS; ++r) {
+        if (first + r < count) {
+            const uint x = CELL(digit_of(in[first + r], shift, mask, clamp) * CLSCAN_WG + li);
+            order[table[x]] = (ushort)(li * CLSCAN_ITEMS + r);
+            table[x] += 1;
+        }
+    }
+    barrier(CLK_LOCAL_MEM_FENCE);
+    const ulong base = (ulong)g * TILE;
+    const uint in_block = count - base < TILE ? (uint)(count - base) : TILE;
+    for (uint rank = li; rank < in_block; rank += CLSCAN_WG) {
+        const ulong i = base + order[rank];
+        const K k = in[i];
+        const uint p = dest[digit_of(k, shift, mask, clamp)] + rank;
+#else
+    /* CPUs: each key straight to its place. */
+    for (uint r = 0; r < CLSCAN_ITEMS; ++r) {
+        const ulong i = first + r;
+        if (i < count) {
+            const K k = in[i];
+            const uint x = CELL(digit_of(k, shift, mask, clamp) * CLSCAN_WG + li);
+            const uint p = dest[digit_of(k, shift, mask, clamp)] + table[x];
+            table[x] += 1;
+#endif
+            keys_out[keys_out_offset + p] = k;
+#if CLSCAN_VALUE_SIZE > 0
+            __global const VW *vs = values_in + (values_in_offset + i) * VWORDS;
+            __global VW *vd = values_out + (values_out_offset + p) * VWORDS;
+            for (uint w = 0; w < VWORDS; ++w)
+                vd[w] = vs[w];
+#endif
+            if (index_mode)
+                index_out[index_out_offset + p] = index_mode == 1 ? (uint)i : index_in[index_in_offset + i];
+#if !CLSCAN_SCATTER_STAGED
+        }
+#endif
+    }
+}
+
+/* Bucket offsets from the sorted keys: offsets[b] = the first position whose key is >= b, for
+ * b = 0 ... nbuckets (so offsets[nbuckets] = count).  Position i writes the buckets after its
+ * predecessor's key up to its own; the last position also those after its key.  Each entry is
+ * written exactly once.  Keys above clamp count as clamp.  (No barriers: one position per
+ * work-item.) */
+__kernel void clscan_bucket_offsets(__global const uint *keys, ulong keys_offset, ulong count, uint clamp,
+                                    __global uint *offsets, ulong offsets_offset, uint nbuckets)
+{
+    const ulong i = get_global_id(0);
+    if (i >= count)
+        return;
+    __global const uint *k = keys + keys_offset;
+    __global uint *o = offsets + offsets_offset;
+    const uint key = min(k[i], clamp);
+    const uint from = i > 0 ? min(k[i - 1], clamp) + 1 : 0;
+    for (uint b = from; b <= key; ++b)
+        o[b] = (uint)i;
+    if (i == count - 1)
+        for (uint b = key + 1; b <= nbuckets; ++b)
+            o[b] = (uint)count;
+}

@@ -1,0 +1,19 @@
+# Worked examples (included by the top Makefile.am): built and run by 'make check'.  They use
+# only the public header and the library, with the flags pkg-config gives an installed clscan
+# (-I the include directory, -lclscan: here through libtool, against the build tree).
+EXAMPLES_ = examples/iir_filter examples/fill_forward examples/particles_compact examples/spatial_grid \
+	examples/parallel_alloc examples/sort_floats
+check_PROGRAMS += $(EXAMPLES_)
+TESTS += $(EXAMPLES_)
+EXTRA_DIST += examples/example_device.h
+EXAMPLES_LDADD_ = lib/libclscan.la $(OPENCL_LIBS) -lm
+examples_iir_filter_LDADD = $(EXAMPLES_LDADD_)
+examples_fill_forward_LDADD = $(EXAMPLES_LDADD_)
+examples_particles_compact_SOURCES = examples/particles_compact.c examples/example_device.h
+examples_particles_compact_LDADD = $(EXAMPLES_LDADD_)
+examples_spatial_grid_SOURCES = examples/spatial_grid.c examples/example_device.h
+examples_spatial_grid_LDADD = $(EXAMPLES_LDADD_)
+examples_parallel_alloc_SOURCES = examples/parallel_alloc.c examples/example_device.h
+examples_parallel_alloc_LDADD = $(EXAMPLES_LDADD_)
+examples_sort_floats_SOURCES = examples/sort_floats.c examples/example_device.h
+examples_sort_floats_LDADD = $(EXAMPLES_LDADD_)

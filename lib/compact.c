@@ -1,0 +1,272 @@
+/* Stream compaction: per-block counts of the set flags, one exclusive scan of the counts with
+ * clscan (the block offsets, and the total at the end), then a stable scatter of the kept
+ * elements or of their indices (cl/clscan_compact.cl). */
+#include "algo.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+struct clscan_compactor {
+    cl_context context;            /* retained */
+    cl_device_id device;
+    clscan_device_info info;
+    size_t element_size;
+    size_t wg, items;
+    cl_program program;
+    cl_kernel count, scatter;
+    clscan_plan *scan;
+    pthread_mutex_t lock;          /* kernels' arguments, scratch, last_use */
+    cl_mem counts, kept;           /* scratch: block counts; the blocking call's total */
+    size_t counts_cap, kept_cap;
+    cl_event last_use;             /* the previous call's last command */
+};
+
+/* Blocks of 16 x 256 flags on CPUs (each work-item streams through its own run); 256 x 16 on
+ * GPUs (many work-items, short runs). */
+static void tuning(const clscan_device_info *info, size_t *wg, size_t *items)
+{
+    *wg = algo_gpu_style(info) ? 256 : 16;
+    *items = algo_gpu_style(info) ? 16 : 256;
+    while (*wg > info->max_work_group_size)
+        *wg /= 2;
+}
+
+static void release_parts(clscan_compactor *c)
+{
+    if (c->count) clReleaseKernel(c->count);
+    if (c->scatter) clReleaseKernel(c->scatter);
+    if (c->program) clReleaseProgram(c->program);
+    if (c->counts) clReleaseMemObject(c->counts);
+    if (c->kept) clReleaseMemObject(c->kept);
+    if (c->last_use) clReleaseEvent(c->last_use);
+    clscan_plan_release(c->scan);
+}
+
+static cl_int build(clscan_compactor *c)
+{
+    cl_int err;
+    for (;;) {
+        char defines[256];
+        snprintf(defines, sizeof defines, "-DCLSCAN_ELEMENT_SIZE=%zu -DCLSCAN_WG=%zu -DCLSCAN_ITEMS=%zu "
+                 "-DCLSCAN_COMPACT_LIST=%d", c->element_size, c->wg, c->items, !algo_gpu_style(&c->info));
+        err = algo_build(c->context, c->device, &c->info, "clscan_compact.cl", clscan_embedded_clscan_compact_cl,
+                         defines, &c->program);
+        if (err == CL_SUCCESS)
+            err = algo_kernel(c->program, c->device, "clscan_compact_count", c->wg, &c->count);
+        if (err == CL_SUCCESS)
+            err = algo_kernel(c->program, c->device, "clscan_compact_scatter", c->wg, &c->scatter);
+        if (err != CL_INVALID_WORK_GROUP_SIZE || c->wg == 1)
+            return err;
+        /* The kernels run fewer work-items on this device: halve the work-group. */
+        release_parts(c);
+        c->count = c->scatter = NULL;
+        c->program = NULL;
+        c->scan = NULL;
+        c->wg /= 2;
+    }
+}
+
+CLSCAN_API clscan_compactor *clscan_compactor_create(cl_context context, cl_device_id device,
+                                                     size_t element_size, cl_int *errcode_ret)
+{
+    static const char fn[] = "clscan_compactor_create";
+    cl_int dummy;
+    cl_int *err = errcode_ret ? errcode_ret : &dummy;
+    clscan_device_info info;
+    if (element_size == 0 || element_size > ALGO_MAX_ELEMENT_SIZE) {
+        *err = clscan_fail(CLSCAN_INVALID_ELEMENT_SIZE, "%s: element_size %zu is not in 1 ... %d", fn,
+                           element_size, ALGO_MAX_ELEMENT_SIZE);
+        return NULL;
+    }
+    if ((*err = algo_check_create(fn, context, device, &info)) != CL_SUCCESS)
+        return NULL;
+    clscan_compactor *c = calloc(1, sizeof *c);
+    if (!c) {
+        *err = clscan_fail(CL_OUT_OF_HOST_MEMORY, "out of host memory for a compactor");
+        return NULL;
+    }
+    c->context = context;
+    c->device = device;
+    c->info = info;
+    c->element_size = element_size;
+    tuning(&info, &c->wg, &c->items);
+    if ((*err = build(c)) == CL_SUCCESS)
+        c->scan = algo_count_plan(context, device, err);
+    if (*err != CL_SUCCESS) {
+        release_parts(c);
+        free(c);
+        return NULL;
+    }
+    clRetainContext(context);
+    pthread_mutex_init(&c->lock, NULL);
+    return c;
+}
+
+CLSCAN_API void clscan_compactor_release(clscan_compactor *c)
+{
+    if (!c)
+        return;
+    release_parts(c);
+    pthread_mutex_destroy(&c->lock);
+    clReleaseContext(c->context);
+    free(c);
+}
+
+/* What one call does; src == NULL: indices. */
+typedef struct call {
+    cl_mem src, flags, dst, kept;
+    size_t src_offset, flags_offset, dst_offset, kept_offset, count;
+} call;
+
+static cl_int validate(const char *fn, clscan_compactor *c, cl_command_queue queue, const call *k, cl_uint nwait,
+                       const cl_event *wait, int blocking)
+{
+    cl_int err;
+    algo_range s, f, d, n;
+    const int indices = k->src == NULL && !blocking;
+    if ((err = algo_check_queue(fn, c->context, c->device, queue)) != CL_SUCCESS ||
+        (err = algo_check_wait_list(fn, c->context, nwait, wait)) != CL_SUCCESS)
+        return err;
+    if (k->count > ALGO_MAX_COUNT)
+        return clscan_fail(CL_INVALID_BUFFER_SIZE, "%s: count %zu is above the limit 2^32 - 1", fn, k->count);
+    if ((err = algo_check_buffer(fn, c->context, k->flags, "flags", 0, k->flags_offset, k->count, 1, &f)) != CL_SUCCESS)
+        return err;
+    if (!indices && (err = algo_check_buffer(fn, c->context, k->src, "src", 0, k->src_offset, k->count,
+                                             c->element_size, &s)) != CL_SUCCESS)
+        return err;
+    if ((err = algo_check_buffer(fn, c->context, k->dst, indices ? "indices" : "dst", 1, k->dst_offset, k->count,
+                                 indices ? sizeof(cl_uint) : c->element_size, &d)) != CL_SUCCESS)
+        return err;
+    if (!blocking && (err = algo_check_buffer(fn, c->context, k->kept, "kept", 1, k->kept_offset, 1,
+                                              sizeof(cl_ulong), &n)) != CL_SUCCESS)
+        return err;
+    if ((err = algo_check_disjoint(fn, &d, indices ? "indices" : "dst", &f, "flags")) != CL_SUCCESS ||
+        (!indices && (err = algo_check_disjoint(fn, &d, "dst", &s, "src")) != CL_SUCCESS))
+        return err;
+    if (!blocking && ((err = algo_check_disjoint(fn, &n, "kept", &f, "flags")) != CL_SUCCESS ||
+                      (err = algo_check_disjoint(fn, &n, "kept", &d, indices ? "indices" : "dst")) != CL_SUCCESS ||
+                      (!indices && (err = algo_check_disjoint(fn, &n, "kept", &s, "src")) != CL_SUCCESS)))
+        return err;
+    return CL_SUCCESS;
+}
+
+static size_t ceil_div(size_t a, size_t b) { return a / b + (a % b != 0); }
+
+/* Called with the lock held, after validation. */
+static cl_int enqueue_locked(const char *fn, clscan_compactor *c, cl_command_queue queue, const call *k,
+                             cl_uint nwait, const cl_event *wait, cl_event *event)
+{
+    const size_t tile = c->wg * c->items, blocks = ceil_div(k->count, tile);
+    cl_int err = CL_SUCCESS;
+    if (k->count && (err = algo_grow(fn, c->context, &c->counts, &c->counts_cap,
+                                     (blocks + 1) * sizeof(cl_uint))) != CL_SUCCESS)
+        return err;
+    algo_chain ch;
+    if ((err = algo_chain_begin(&ch, queue, nwait, wait, c->last_use)) != CL_SUCCESS)
+        return err;
+    if (k->count == 0) {
+        const cl_ulong zero = 0;
+        err = algo_fill(&ch, k->kept, &zero, sizeof zero, k->kept_offset * sizeof zero, sizeof zero);
+    } else {
+        const cl_ulong n = k->count, fo = k->flags_offset, so = k->src_offset, dof = k->dst_offset,
+                       ko = k->kept_offset;
+        const cl_uint nb = (cl_uint)blocks, indices = k->src == NULL;
+        cl_kernel kc = c->count, ks = c->scatter;
+        const cl_mem none = NULL, data = indices ? none : k->dst, idx = indices ? k->dst : none;
+        const cl_ulong data_off = indices ? 0 : dof, idx_off = indices ? dof : 0;
+        /* Both kernels' arguments first, then the commands. */
+        ALGO_ARG_MEM(kc, 0, k->flags); ALGO_ARG(kc, 1, fo); ALGO_ARG(kc, 2, n); ALGO_ARG_MEM(kc, 3, c->counts);
+        ALGO_ARG(kc, 4, nb);
+        ALGO_ARG_MEM(ks, 0, k->src); ALGO_ARG(ks, 1, so); ALGO_ARG_MEM(ks, 2, k->flags); ALGO_ARG(ks, 3, fo);
+        ALGO_ARG(ks, 4, n); ALGO_ARG_MEM(ks, 5, data); ALGO_ARG(ks, 6, data_off); ALGO_ARG_MEM(ks, 7, idx);
+        ALGO_ARG(ks, 8, idx_off); ALGO_ARG(ks, 9, indices); ALGO_ARG_MEM(ks, 10, c->counts); ALGO_ARG(ks, 11, nb);
+        ALGO_ARG_MEM(ks, 12, k->kept); ALGO_ARG(ks, 13, ko);
+        if (err != CL_SUCCESS)
+            err = clscan_fail(err, "clSetKernelArg failed: %s", clscan_error_string(err));
+        if (err == CL_SUCCESS)
+            err = algo_launch(&ch, kc, blocks, c->wg);
+        if (err == CL_SUCCESS)
+            err = algo_scan(&ch, c->scan, c->counts, blocks + 1);
+        if (err == CL_SUCCESS)
+            err = algo_launch(&ch, ks, blocks, c->wg);
+    }
+    algo_chain_end(&ch, err, event, &c->last_use);
+    return err;
+}
+
+static cl_int compact(const char *fn, clscan_compactor *c, cl_command_queue queue, const call *k, cl_uint nwait,
+                      const cl_event *wait, cl_event *event)
+{
+    if (!c)
+        return clscan_fail(CLSCAN_INVALID_HANDLE, "%s: compactor is NULL", fn);
+    cl_int err = validate(fn, c, queue, k, nwait, wait, 0);
+    if (err != CL_SUCCESS)
+        return err;
+    pthread_mutex_lock(&c->lock);
+    err = enqueue_locked(fn, c, queue, k, nwait, wait, event);
+    pthread_mutex_unlock(&c->lock);
+    return err;
+}
+
+CLSCAN_API cl_int clscan_compact_enqueue(clscan_compactor *c, cl_command_queue queue,
+                                         cl_mem src, size_t src_offset, cl_mem flags, size_t flags_offset,
+                                         size_t count, cl_mem dst, size_t dst_offset,
+                                         cl_mem kept, size_t kept_offset,
+                                         cl_uint nwait, const cl_event *wait, cl_event *event)
+{
+    static const char fn[] = "clscan_compact_enqueue";
+    if (c && !src)   /* NULL src means indices inside this file: refuse it here */
+        return clscan_fail(CL_INVALID_MEM_OBJECT, "%s: src is NULL", fn);
+    const call k = {src, flags, dst, kept, src_offset, flags_offset, dst_offset, kept_offset, count};
+    return compact(fn, c, queue, &k, nwait, wait, event);
+}
+
+CLSCAN_API cl_int clscan_compact_indices_enqueue(clscan_compactor *c, cl_command_queue queue,
+                                                 cl_mem flags, size_t flags_offset, size_t count,
+                                                 cl_mem indices, size_t indices_offset,
+                                                 cl_mem kept, size_t kept_offset,
+                                                 cl_uint nwait, const cl_event *wait, cl_event *event)
+{
+    const call k = {NULL, flags, indices, kept, 0, flags_offset, indices_offset, kept_offset, count};
+    return compact("clscan_compact_indices_enqueue", c, queue, &k, nwait, wait, event);
+}
+
+CLSCAN_API cl_int clscan_compact(clscan_compactor *c, cl_command_queue queue,
+                                 cl_mem src, size_t src_offset, cl_mem flags, size_t flags_offset,
+                                 size_t count, cl_mem dst, size_t dst_offset, size_t *kept,
+                                 cl_uint nwait, const cl_event *wait)
+{
+    static const char fn[] = "clscan_compact";
+    if (!c)
+        return clscan_fail(CLSCAN_INVALID_HANDLE, "%s: compactor is NULL", fn);
+    if (!kept)
+        return clscan_fail(CL_INVALID_VALUE, "%s: kept is NULL", fn);
+    if (!src)
+        return clscan_fail(CL_INVALID_MEM_OBJECT, "%s: src is NULL", fn);
+    call k = {src, flags, dst, NULL, src_offset, flags_offset, dst_offset, 0, count};
+    cl_int err = validate(fn, c, queue, &k, nwait, wait, 1);
+    if (err != CL_SUCCESS)
+        return err;
+    /* The total goes to the handle's own cl_ulong, read back under the lock (the next call
+     * writes it again). */
+    pthread_mutex_lock(&c->lock);
+    err = algo_grow(fn, c->context, &c->kept, &c->kept_cap, sizeof(cl_ulong));
+    cl_event done = NULL;
+    if (err == CL_SUCCESS) {
+        k.kept = c->kept;
+        err = enqueue_locked(fn, c, queue, &k, nwait, wait, &done);
+    }
+    if (err == CL_SUCCESS) {
+        cl_ulong n = 0;
+        err = clEnqueueReadBuffer(queue, c->kept, CL_TRUE, 0, sizeof n, &n, 1, &done, NULL);
+        if (err != CL_SUCCESS)
+            clscan_fail(err, "%s: reading the count back failed: %s", fn, clscan_error_string(err));
+        else
+            *kept = (size_t)n;
+    }
+    pthread_mutex_unlock(&c->lock);
+    if (done)
+        clReleaseEvent(done);
+    return err;
+}

@@ -1,0 +1,199 @@
+/* The radix sort engine behind clscan_sorter and clscan_bucketer: stable LSD passes of 8 bits
+ * (cl/clscan_radix.cl).  Each pass: digit histograms per block, one exclusive scan of all the
+ * (digit, block) counts with clscan, a stable scatter.  Passes alternate between the output
+ * and a scratch buffer so that the last one writes the output; the input is only read. */
+#include "algo.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#define RADIX_BITS 8
+#define RADIX (1u << RADIX_BITS)
+
+/* Local memory of the scatter: the (digit, work-item) table with its padding, the segment
+ * totals, the digits' destinations and (GPUs) the block's order. */
+static cl_ulong scatter_local_bytes(size_t wg, size_t items)
+{
+    const cl_ulong cells = (cl_ulong)RADIX * wg + 2 * wg;
+    return cells * sizeof(cl_ushort) + (wg + RADIX) * sizeof(cl_uint) + wg * items * sizeof(cl_ushort);
+}
+
+/* GPUs: 32 work-items x 64 keys (a 16 KiB table of 16-bit counts and a 4 KiB order: several
+ * work-groups per multiprocessor; the block is written out coalesced).  CPUs: one work-item x 4096 keys (PoCL,
+ * 2^20 uint32 keys: about 4x faster than 16 x 256 or 4 x 1024; the work-items of a work-group
+ * run one after the other anyway). */
+static void tuning(const clscan_device_info *info, size_t *wg, size_t *items)
+{
+    *wg = algo_gpu_style(info) ? 32 : 1;
+    *items = algo_gpu_style(info) ? 64 : 4096;   /* blocks of at most 65535 keys (16-bit counts) */
+    while (*wg > info->max_work_group_size)
+        *wg /= 2;
+    while (*wg > 1 && scatter_local_bytes(*wg, *items) + 256 > info->local_mem_size)
+        *wg /= 2;
+}
+
+static void release_program(radix_engine *e)
+{
+    if (e->histogram) clReleaseKernel(e->histogram);
+    if (e->scatter) clReleaseKernel(e->scatter);
+    if (e->bucket_offsets) clReleaseKernel(e->bucket_offsets);
+    if (e->program) clReleaseProgram(e->program);
+    e->histogram = e->scatter = e->bucket_offsets = NULL;
+    e->program = NULL;
+}
+
+void radix_engine_free(radix_engine *e)
+{
+    release_program(e);
+    clscan_plan_release(e->scan);
+    cl_mem *bufs[] = {&e->counts, &e->keys_tmp, &e->keys_spare, &e->values_tmp, &e->index_tmp};
+    for (size_t i = 0; i < sizeof bufs / sizeof *bufs; ++i)
+        if (*bufs[i])
+            clReleaseMemObject(*bufs[i]);
+    if (e->context)
+        clReleaseContext(e->context);
+    memset(e, 0, sizeof *e);
+}
+
+cl_int radix_engine_init(radix_engine *e, const char *fn, cl_context context, cl_device_id device,
+                         size_t key_size, int key_order, size_t value_size)
+{
+    memset(e, 0, sizeof *e);
+    cl_int err = algo_check_create(fn, context, device, &e->info);
+    if (err != CL_SUCCESS)
+        return err;
+    e->device = device;
+    e->key_size = key_size;
+    e->value_size = value_size;
+    tuning(&e->info, &e->wg, &e->items);
+    if (scatter_local_bytes(e->wg, e->items) + 256 > e->info.local_mem_size)
+        return clscan_fail(CLSCAN_DEVICE_NOT_SUPPORTED, "%s: %s has %llu bytes of local memory: too little for "
+                           "the radix sort", fn, e->info.name, (unsigned long long)e->info.local_mem_size);
+    for (;;) {
+        char defines[256];
+        snprintf(defines, sizeof defines, "-DCLSCAN_KEY_SIZE=%zu -DCLSCAN_KEY_ORDER=%d -DCLSCAN_VALUE_SIZE=%zu "
+                 "-DCLSCAN_WG=%zu -DCLSCAN_ITEMS=%zu -DCLSCAN_HIST_COLUMNS=%d -DCLSCAN_SCATTER_STAGED=%d", key_size,
+                 key_order, value_size, e->wg, e->items, !algo_gpu_style(&e->info), algo_gpu_style(&e->info));
+        err = algo_build(context, device, &e->info, "clscan_radix.cl", clscan_embedded_clscan_radix_cl, defines,
+                         &e->program);
+        if (err == CL_SUCCESS)
+            err = algo_kernel(e->program, device, "clscan_radix_histogram", e->wg, &e->histogram);
+        if (err == CL_SUCCESS)
+            err = algo_kernel(e->program, device, "clscan_radix_scatter", e->wg, &e->scatter);
+        if (err == CL_SUCCESS)
+            err = algo_kernel(e->program, device, "clscan_bucket_offsets", 1, &e->bucket_offsets);
+        if (err != CL_INVALID_WORK_GROUP_SIZE || e->wg == 1)
+            break;
+        release_program(e);
+        e->wg /= 2;
+    }
+    if (err == CL_SUCCESS)
+        e->scan = algo_count_plan(context, device, &err);
+    if (err != CL_SUCCESS) {
+        release_program(e);
+        clscan_plan_release(e->scan);
+        e->scan = NULL;
+        return err;
+    }
+    clRetainContext(context);
+    e->context = context;
+    return CL_SUCCESS;
+}
+
+static size_t ceil_div(size_t a, size_t b) { return a / b + (a % b != 0); }
+static unsigned passes(const radix_job *j) { return (j->bits + RADIX_BITS - 1) / RADIX_BITS; }
+
+cl_int radix_engine_reserve(radix_engine *e, const char *fn, const radix_job *j)
+{
+    const size_t n = j->count, blocks = ceil_div(n, e->wg * e->items);
+    const unsigned p = passes(j);
+    cl_int err = algo_grow(fn, e->context, &e->counts, &e->counts_cap, (size_t)RADIX * blocks * sizeof(cl_uint));
+    /* A scratch copy of the keys (and values, and indices) for every other pass, and for the
+     * copy of the input of an in-place sort with an odd number of passes. */
+    const int tmp = p > 1 || j->in_place;
+    if (err == CL_SUCCESS && tmp)
+        err = algo_grow(fn, e->context, &e->keys_tmp, &e->keys_tmp_cap, n * e->key_size);
+    if (err == CL_SUCCESS && !j->keys_out)
+        err = algo_grow(fn, e->context, &e->keys_spare, &e->keys_spare_cap, n * e->key_size);
+    if (err == CL_SUCCESS && tmp && j->values_in)
+        err = algo_grow(fn, e->context, &e->values_tmp, &e->values_tmp_cap, n * e->value_size);
+    if (err == CL_SUCCESS && j->index_out && p > 1)
+        err = algo_grow(fn, e->context, &e->index_tmp, &e->index_tmp_cap, n * sizeof(cl_uint));
+    return err;
+}
+
+/* Key-sized kernel arguments (mask, clamp) for 4- or 8-byte keys. */
+static cl_int set_key_arg(radix_engine *e, cl_kernel k, cl_uint i, cl_ulong v)
+{
+    const cl_uint v32 = (cl_uint)v;
+    return e->key_size == 4 ? clSetKernelArg(k, i, sizeof v32, &v32) : clSetKernelArg(k, i, sizeof v, &v);
+}
+
+cl_int radix_engine_run(radix_engine *e, algo_chain *c, const radix_job *j, cl_mem *keys_res, size_t *keys_res_off)
+{
+    const size_t n = j->count, blocks = ceil_div(n, e->wg * e->items);
+    const unsigned p = passes(j);
+    const cl_ulong mask = j->bits >= 64 ? ~(cl_ulong)0 : ((cl_ulong)1 << j->bits) - 1;
+    cl_mem k_out = j->keys_out ? j->keys_out : e->keys_spare;
+    const size_t k_out_off = j->keys_out ? j->keys_out_offset : 0;
+    cl_mem k_src = j->keys_in, v_src = j->values_in;
+    size_t k_src_off = j->keys_in_offset, v_src_off = j->values_in_offset;
+    cl_int err = CL_SUCCESS;
+
+    /* In place with an odd number of passes, the first pass would write over its own input:
+     * sort from a copy. */
+    if (j->in_place && p % 2 == 1) {
+        err = algo_copy(c, j->keys_in, j->keys_in_offset * e->key_size, e->keys_tmp, 0, n * e->key_size);
+        if (err == CL_SUCCESS && j->values_in)
+            err = algo_copy(c, j->values_in, j->values_in_offset * e->value_size, e->values_tmp, 0,
+                            n * e->value_size);
+        k_src = e->keys_tmp;
+        v_src = e->values_tmp;
+        k_src_off = v_src_off = 0;
+    }
+    cl_mem i_src = NULL;   /* permutations alternate like the keys */
+    size_t i_src_off = 0;
+    for (unsigned pass = 0; pass < p && err == CL_SUCCESS; ++pass) {
+        const int to_out = (p - 1 - pass) % 2 == 0;
+        cl_mem k_dst = to_out ? k_out : e->keys_tmp;
+        const cl_ulong k_dst_off = to_out ? k_out_off : 0;
+        cl_mem v_dst = j->values_out ? (to_out ? j->values_out : e->values_tmp) : NULL;
+        const cl_ulong v_dst_off = to_out ? j->values_out_offset : 0;
+        cl_mem i_dst = j->index_out ? (to_out ? j->index_out : e->index_tmp) : NULL;
+        const cl_ulong i_dst_off = to_out ? j->index_out_offset : 0;
+        const cl_uint mode = j->index_out ? (pass == 0 ? 1 : 2) : 0, shift = pass * RADIX_BITS, nb = (cl_uint)blocks;
+        const cl_ulong cnt = n, k_src_o = k_src_off, v_src_o = v_src_off, i_src_o = i_src_off;
+
+        cl_kernel h = e->histogram, s = e->scatter;
+        ALGO_ARG_MEM(h, 0, k_src); ALGO_ARG(h, 1, k_src_o); ALGO_ARG(h, 2, cnt); ALGO_ARG(h, 3, shift);
+        if (err == CL_SUCCESS) err = set_key_arg(e, h, 4, mask);
+        if (err == CL_SUCCESS) err = set_key_arg(e, h, 5, j->clamp);
+        ALGO_ARG_MEM(h, 6, e->counts); ALGO_ARG(h, 7, nb);
+        if (err != CL_SUCCESS)
+            return clscan_fail(err, "clSetKernelArg failed: %s", clscan_error_string(err));
+        if ((err = algo_launch(c, h, blocks, e->wg)) != CL_SUCCESS ||
+            (err = algo_scan(c, e->scan, e->counts, (size_t)RADIX * blocks)) != CL_SUCCESS)
+            return err;
+        ALGO_ARG_MEM(s, 0, k_src); ALGO_ARG(s, 1, k_src_o); ALGO_ARG_MEM(s, 2, k_dst); ALGO_ARG(s, 3, k_dst_off);
+        ALGO_ARG_MEM(s, 4, v_src); ALGO_ARG(s, 5, v_src_o); ALGO_ARG_MEM(s, 6, v_dst); ALGO_ARG(s, 7, v_dst_off);
+        ALGO_ARG_MEM(s, 8, i_src); ALGO_ARG(s, 9, i_src_o); ALGO_ARG_MEM(s, 10, i_dst); ALGO_ARG(s, 11, i_dst_off);
+        ALGO_ARG(s, 12, mode); ALGO_ARG(s, 13, cnt); ALGO_ARG(s, 14, shift);
+        if (err == CL_SUCCESS) err = set_key_arg(e, s, 15, mask);
+        if (err == CL_SUCCESS) err = set_key_arg(e, s, 16, j->clamp);
+        ALGO_ARG_MEM(s, 17, e->counts); ALGO_ARG(s, 18, nb);
+        if (err != CL_SUCCESS)
+            return clscan_fail(err, "clSetKernelArg failed: %s", clscan_error_string(err));
+        if ((err = algo_launch(c, s, blocks, e->wg)) != CL_SUCCESS)
+            return err;
+        k_src = k_dst;
+        k_src_off = (size_t)k_dst_off;
+        v_src = v_dst;
+        v_src_off = (size_t)v_dst_off;
+        i_src = i_dst;
+        i_src_off = (size_t)i_dst_off;
+    }
+    *keys_res = k_out;
+    *keys_res_off = k_out_off;
+    return err;
+}

@@ -1,0 +1,565 @@
+/* Radix sort against a stable sort on the host: every key type; random keys, duplicates,
+ * already sorted, reversed, all equal, only high bits set, negative numbers, -0.0 and +0.0,
+ * infinities and NaNs of both signs; stability checked through values (the input position,
+ * and values of other sizes); the low-bits option; in place; offsets and guards; counts from 0
+ * to three million; the GPUs' tuning; rejected calls. */
+#define _POSIX_C_SOURCE 200809L
+#include "testutil.h"
+
+#include <math.h>
+#include <pthread.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+static const size_t key_size[TU_NTYPES] = {4, 4, 8, 8, 4, 8};
+
+/* One sorter per (key type, value size, key bits), kept for the whole program. */
+typedef struct sorter_entry {
+    clscan_type type;
+    size_t value_size;
+    unsigned bits;
+    clscan_sorter *sorter;
+} sorter_entry;
+static sorter_entry sorters[64];
+static int nsorters;
+
+static clscan_sorter *sorter(clscan_type type, size_t value_size, unsigned bits)
+{
+    for (int i = 0; i < nsorters; i++)
+        if (sorters[i].type == type && sorters[i].value_size == value_size && sorters[i].bits == bits)
+            return sorters[i].sorter;
+    ck_assert(nsorters < 64);
+    cl_int err;
+    clscan_sorter *s = clscan_sorter_create(tu.context, tu.device, type, value_size, &err);
+    ck_assert_msg(s, "clscan_sorter_create(%s, %zu): %s: %s", tu_type_name(type), value_size,
+                  clscan_error_string(err), clscan_last_error());
+    if (bits) {
+        err = clscan_sorter_set_key_bits(s, bits);
+        ck_assert_msg(err == CL_SUCCESS, "clscan_sorter_set_key_bits(%u): %s", bits, clscan_last_error());
+    }
+    sorters[nsorters++] = (sorter_entry){type, value_size, bits, s};
+    return s;
+}
+
+/* ---- Inputs ------------------------------------------------------------------------------ */
+
+enum pattern { RANDOM, DUPLICATES, SORTED, REVERSED, EQUAL, HIGH_BITS, SPECIAL, NPATTERNS };
+static const char *const pattern_names[] = {"random", "duplicates", "sorted", "reversed", "all equal",
+                                            "high bits only", "special values"};
+
+static uint64_t get_key(const unsigned char *k, size_t ks, size_t i)
+{
+    if (ks == 4) {
+        uint32_t v;
+        memcpy(&v, k + 4 * i, 4);
+        return v;
+    }
+    uint64_t v;
+    memcpy(&v, k + 8 * i, 8);
+    return v;
+}
+
+static void put_key(unsigned char *k, size_t ks, size_t i, uint64_t v)
+{
+    if (ks == 4) {
+        const uint32_t w = (uint32_t)v;
+        memcpy(k + 4 * i, &w, 4);
+    } else {
+        memcpy(k + 8 * i, &v, 8);
+    }
+}
+
+/* The key's bits mapped to an unsigned integer of the same order (what the test expects:
+ * integers by value, floats in IEEE total order). */
+static uint64_t order_of(clscan_type t, uint64_t k)
+{
+    const size_t ks = key_size[t];
+    const uint64_t sign = ks == 4 ? 0x80000000u : 0x8000000000000000u, all = ks == 4 ? 0xffffffffu : ~(uint64_t)0;
+    switch (t) {
+    case CLSCAN_INT32: case CLSCAN_INT64: return k ^ sign;
+    case CLSCAN_FLOAT: case CLSCAN_DOUBLE: return (k & sign) ? (~k & all) : (k | sign);
+    default: return k;
+    }
+}
+
+/* A special value of a floating type: +-0, +-inf, NaNs of both signs and payloads, denormals,
+ * +-1, +-max; or a random finite value. */
+static uint64_t special_float(clscan_type t)
+{
+    if (t == CLSCAN_FLOAT) {
+        static const uint32_t sp[] = {0x00000000u, 0x80000000u, 0x7f800000u, 0xff800000u, 0x7fc00000u,
+                                      0xffc00000u, 0x7f800001u, 0xff812345u, 0x00000001u, 0x80000001u,
+                                      0x3f800000u, 0xbf800000u, 0x7f7fffffu, 0xff7fffffu};
+        if (tu_rand_below(2))
+            return sp[tu_rand_below(sizeof sp / sizeof *sp)];
+        const float f = (float)((double)(int64_t)tu_rand_below(2000001) - 1000000.0) / 1000.0f;
+        uint32_t b;
+        memcpy(&b, &f, 4);
+        return b;
+    }
+    static const uint64_t sp[] = {0, 0x8000000000000000u, 0x7ff0000000000000u, 0xfff0000000000000u,
+                                  0x7ff8000000000000u, 0xfff8000000000000u, 0x7ff0000000000001u,
+                                  0xfff0000000abcdefu, 1, 0x8000000000000001u, 0x3ff0000000000000u,
+                                  0xbff0000000000000u};
+    if (tu_rand_below(2))
+        return sp[tu_rand_below(sizeof sp / sizeof *sp)];
+    const double d = ((double)(int64_t)tu_rand_below(2000001) - 1000000.0) / 1000.0;
+    uint64_t b;
+    memcpy(&b, &d, 8);
+    return b;
+}
+
+static void fill_keys(clscan_type t, enum pattern p, unsigned char *k, size_t n)
+{
+    const size_t ks = key_size[t];
+    const int width = (int)(8 * ks);
+    const uint64_t base = tu_rand();
+    for (size_t i = 0; i < n; i++) {
+        uint64_t v;
+        switch (p) {
+        case DUPLICATES: v = tu_rand_below(7) * 0x9e3779b97f4a7c15u; break;
+        case SORTED: case REVERSED: v = tu_rand(); break;   /* arranged afterwards */
+        case EQUAL: v = base; break;
+        case HIGH_BITS: v = tu_rand_below(256) << (width - 8); break;
+        case SPECIAL:
+            v = t == CLSCAN_FLOAT || t == CLSCAN_DOUBLE ? special_float(t)
+                                                         : (uint64_t)((int64_t)tu_rand_below(201) - 100);
+            break;
+        default: v = tu_rand(); break;
+        }
+        put_key(k, ks, i, v);
+    }
+}
+
+/* The sort itself (reference): positions ordered by (order key, position). */
+static clscan_type cmp_type;
+static const unsigned char *cmp_keys;
+static uint64_t cmp_mask;
+static int cmp_positions(const void *pa, const void *pb)
+{
+    const size_t a = *(const size_t *)pa, b = *(const size_t *)pb, ks = key_size[cmp_type];
+    const uint64_t ka = order_of(cmp_type, get_key(cmp_keys, ks, a)) & cmp_mask,
+                   kb = order_of(cmp_type, get_key(cmp_keys, ks, b)) & cmp_mask;
+    if (ka != kb)
+        return ka < kb ? -1 : 1;
+    return a < b ? -1 : a > b;
+}
+
+static size_t *reference_order(clscan_type t, const unsigned char *keys, size_t n, unsigned bits)
+{
+    size_t *pos = malloc(n * sizeof *pos + 1);
+    ck_assert(pos);
+    for (size_t i = 0; i < n; i++)
+        pos[i] = i;
+    cmp_type = t;
+    cmp_keys = keys;
+    cmp_mask = bits == 0 || bits >= 64 ? ~(uint64_t)0 : ((uint64_t)1 << bits) - 1;
+    qsort(pos, n, sizeof *pos, cmp_positions);
+    return pos;
+}
+
+/* Makes the keys sorted (or reversed) in the expected order. */
+static void arrange(clscan_type t, enum pattern p, unsigned char *keys, size_t n)
+{
+    if (p != SORTED && p != REVERSED)
+        return;
+    const size_t ks = key_size[t];
+    size_t *pos = reference_order(t, keys, n, 0);
+    unsigned char *copy = malloc(n * ks + 1);
+    ck_assert(copy);
+    memcpy(copy, keys, n * ks);
+    for (size_t i = 0; i < n; i++)
+        memcpy(keys + (p == SORTED ? i : n - 1 - i) * ks, copy + pos[i] * ks, ks);
+    free(copy);
+    free(pos);
+}
+
+/* ---- One checked sort -------------------------------------------------------------------- */
+
+typedef struct scase {
+    clscan_type type;
+    size_t value_size;     /* 0: keys only; 4: values are the input positions (stability) */
+    unsigned bits;         /* clscan_sorter_set_key_bits (0: all) */
+    enum pattern pattern;
+    size_t count;
+    size_t in_offset, out_offset;
+    int in_place;
+    clscan_sorter *use;    /* NULL: sorter(type, value_size, bits) */
+} scase;
+
+static bool run_case(const scase *c, char *msg, size_t msgsize)
+{
+    const size_t ks = key_size[c->type], vs = c->value_size, n = c->count;
+    const size_t in_n = c->in_offset + n + 3, out_n = c->in_place ? in_n : c->out_offset + n + 5;
+    const size_t out_off = c->in_place ? c->in_offset : c->out_offset;
+    unsigned char *keys = malloc(in_n * ks), *vals = malloc(in_n * vs + 1), *kout0 = malloc(out_n * ks),
+                  *vout0 = malloc(out_n * vs + 1), *kgot = malloc(out_n * ks), *vgot = malloc(out_n * vs + 1),
+                  *kexp = malloc(out_n * ks), *vexp = malloc(out_n * vs + 1);
+    ck_assert(keys && vals && kout0 && vout0 && kgot && vgot && kexp && vexp);
+    tu_fill_bytes(keys, in_n * ks);
+    fill_keys(c->type, c->pattern, keys + c->in_offset * ks, n);
+    arrange(c->type, c->pattern, keys + c->in_offset * ks, n);
+    tu_fill_bytes(vals, in_n * vs);
+    if (vs == 4)
+        for (size_t i = 0; i < n; i++) {
+            const uint32_t p = (uint32_t)i;
+            memcpy(vals + (c->in_offset + i) * 4, &p, 4);
+        }
+    if (c->in_place) {
+        memcpy(kout0, keys, in_n * ks);
+        memcpy(vout0, vals, in_n * vs);
+    } else {
+        tu_fill_bytes(kout0, out_n * ks);
+        tu_fill_bytes(vout0, out_n * vs);
+    }
+    size_t *pos = reference_order(c->type, keys + c->in_offset * ks, n, c->bits);
+    memcpy(kexp, kout0, out_n * ks);
+    memcpy(vexp, vout0, out_n * vs);
+    for (size_t i = 0; i < n; i++) {
+        memcpy(kexp + (out_off + i) * ks, keys + (c->in_offset + pos[i]) * ks, ks);
+        memcpy(vexp + (out_off + i) * vs, vals + (c->in_offset + pos[i]) * vs, vs);
+    }
+    free(pos);
+
+    cl_mem kin = tu_buffer(tu.context, CL_MEM_READ_WRITE, in_n * ks, keys);
+    cl_mem vin = vs ? tu_buffer(tu.context, CL_MEM_READ_WRITE, in_n * vs, vals) : NULL;
+    cl_mem kout = c->in_place ? kin : tu_buffer(tu.context, CL_MEM_READ_WRITE, out_n * ks, kout0);
+    cl_mem vout = !vs ? NULL : c->in_place ? vin : tu_buffer(tu.context, CL_MEM_READ_WRITE, out_n * vs, vout0);
+    clscan_sorter *s = c->use ? c->use : sorter(c->type, vs, c->bits);
+    cl_event ev = NULL;
+    cl_int err = clscan_sort_enqueue(s, tu.queue, kin, c->in_offset, kout, out_off, vin, c->in_offset, vout, out_off,
+                                     n, 0, NULL, &ev);
+    bool ok = err == CL_SUCCESS;
+    if (!ok)
+        snprintf(msg, msgsize, "clscan_sort_enqueue failed: %s: %s", clscan_error_string(err), clscan_last_error());
+    if (ok) {
+        clWaitForEvents(1, &ev);
+        clReleaseEvent(ev);
+        tu_read(tu.queue, kout, out_n * ks, kgot);
+        if (vs)
+            tu_read(tu.queue, vout, out_n * vs, vgot);
+        size_t first = out_n;
+        for (size_t i = 0; i < out_n && first == out_n; i++)
+            if (memcmp(kgot + i * ks, kexp + i * ks, ks) != 0 || memcmp(vgot + i * vs, vexp + i * vs, vs) != 0)
+                first = i;
+        if (first < out_n) {
+            ok = false;
+            const long long at = (long long)first - (long long)out_off;
+            snprintf(msg, msgsize, "wrong result: first difference at output element %lld%s: key 0x%llx value "
+                     "0x%02x..., expected key 0x%llx value 0x%02x...", at, at < 0 || at >= (long long)n ? " (a guard)" : "",
+                     (unsigned long long)get_key(kgot, ks, first), vs ? vgot[first * vs] : 0,
+                     (unsigned long long)get_key(kexp, ks, first), vs ? vexp[first * vs] : 0);
+        }
+        if (ok && !c->in_place) {   /* the input is only read */
+            unsigned char *now = malloc(in_n * ks);
+            ck_assert(now);
+            tu_read(tu.queue, kin, in_n * ks, now);
+            if (memcmp(now, keys, in_n * ks) != 0) {
+                ok = false;
+                snprintf(msg, msgsize, "the input keys changed");
+            }
+            free(now);
+        }
+    }
+    if (!c->in_place) {
+        clReleaseMemObject(kout);
+        if (vout)
+            clReleaseMemObject(vout);
+    }
+    clReleaseMemObject(kin);
+    if (vin)
+        clReleaseMemObject(vin);
+    free(keys), free(vals), free(kout0), free(vout0), free(kgot), free(vgot), free(kexp), free(vexp);
+    return ok;
+}
+
+#define CHECK_SORT(...)                                                                                    \
+    do {                                                                                                   \
+        scase c_ = {__VA_ARGS__};                                                                          \
+        char m_[512] = "";                                                                                 \
+        bool ok_ = run_case(&c_, m_, sizeof m_);                                                           \
+        ck_assert_msg(ok_, "[seed %llu] sort of %zu %s keys (%s), values of %zu bytes, key bits %u, "       \
+                      "offsets %zu -> %zu%s: %s", (unsigned long long)tu_seed, c_.count,                     \
+                      tu_type_name(c_.type), pattern_names[c_.pattern], c_.value_size, c_.bits,             \
+                      c_.in_offset, c_.out_offset, c_.in_place ? " in place" : "", m_);                   \
+    } while (0)
+
+/* Every pattern at counts around the blocks (4096 keys on CPUs), keys only and with positions as
+ * values, for each key type. */
+START_TEST(patterns_and_counts_match_a_stable_sort)
+{
+    const clscan_type t = tu_types[_i];
+    const size_t counts[] = {0, 1, 2, 4095, 4097, 1 + (size_t)tu_rand_below(20000)};
+    for (int p = 0; p < NPATTERNS; p++)
+        for (size_t k = 0; k < sizeof counts / sizeof *counts; k++)
+            CHECK_SORT(.type = t, .value_size = (k + (size_t)p) % 2 ? 4 : 0, .pattern = p, .count = counts[k]);
+}
+END_TEST
+
+/* Values of other sizes, offsets, in place (even and odd numbers of passes). */
+START_TEST(values_offsets_and_in_place)
+{
+    const clscan_type t = tu_types[_i];
+    CHECK_SORT(.type = t, .value_size = 4, .pattern = DUPLICATES, .count = 9001, .in_offset = 3, .out_offset = 5);
+    CHECK_SORT(.type = t, .value_size = 4, .pattern = SPECIAL, .count = 5000, .in_offset = 2, .in_place = 1);
+    CHECK_SORT(.type = t, .pattern = RANDOM, .count = 4096, .in_place = 1);
+    if (t == CLSCAN_UINT32) {
+        CHECK_SORT(.type = t, .value_size = 12, .pattern = DUPLICATES, .count = 7777, .out_offset = 1);
+        CHECK_SORT(.type = t, .value_size = 1, .pattern = RANDOM, .count = 5003, .in_offset = 1);
+    }
+    if (t == CLSCAN_DOUBLE)
+        CHECK_SORT(.type = t, .value_size = 16, .pattern = SPECIAL, .count = 6000, .in_offset = 1, .out_offset = 2);
+}
+END_TEST
+
+/* Only the low bits of unsigned keys: 1, 2 and 3 passes (the higher bits are ignored: the
+ * reference sorts by the low bits only and stays stable). */
+START_TEST(low_key_bits_sort_by_those_bits_only)
+{
+    CHECK_SORT(.type = CLSCAN_UINT32, .value_size = 4, .bits = 8, .pattern = RANDOM, .count = 10007);
+    CHECK_SORT(.type = CLSCAN_UINT32, .value_size = 4, .bits = 12, .pattern = RANDOM, .count = 10007, .in_place = 1);
+    CHECK_SORT(.type = CLSCAN_UINT32, .value_size = 4, .bits = 20, .pattern = RANDOM, .count = 20011, .in_place = 1);
+    CHECK_SORT(.type = CLSCAN_UINT64, .value_size = 4, .bits = 40, .pattern = RANDOM, .count = 10007);
+    CHECK_SORT(.type = CLSCAN_UINT64, .value_size = 0, .bits = 64, .pattern = HIGH_BITS, .count = 5000);
+}
+END_TEST
+
+/* Millions: uint32 keys with positions, float special values, int64. */
+START_TEST(millions_of_keys_match_a_stable_sort)
+{
+    CHECK_SORT(.type = CLSCAN_UINT32, .value_size = 4, .pattern = RANDOM, .count = 3000017);
+    CHECK_SORT(.type = CLSCAN_FLOAT, .pattern = SPECIAL, .count = 1000003);
+}
+END_TEST
+
+/* The GPUs' tuning (32 x 64 blocks, 32-item work-groups), here on the CPU. */
+START_TEST(gpu_tuning_matches_a_stable_sort)
+{
+    setenv("CLSCAN_FORCE_STAGE", "1", 1);
+    cl_int err;
+    clscan_sorter *f = clscan_sorter_create(tu.context, tu.device, CLSCAN_FLOAT, 4, &err);
+    clscan_sorter *g = clscan_sorter_create(tu.context, tu.device, CLSCAN_INT64, 0, &err);
+    unsetenv("CLSCAN_FORCE_STAGE");
+    ck_assert_msg(f && g, "clscan_sorter_create: %s", clscan_last_error());
+    const size_t counts[] = {1, 2047, 2049, 100003};
+    for (size_t k = 0; k < 4; k++) {
+        CHECK_SORT(.type = CLSCAN_FLOAT, .value_size = 4, .pattern = SPECIAL, .count = counts[k], .use = f);
+        CHECK_SORT(.type = CLSCAN_INT64, .pattern = k % 2 ? SPECIAL : RANDOM, .count = counts[k], .use = g,
+                   .in_place = k == 3);
+    }
+    clscan_sorter_release(f);
+    clscan_sorter_release(g);
+}
+END_TEST
+
+/* An out-of-order queue and a user event in the wait list: nothing runs before the event
+ * completes, and two sorts on one sorter (sharing its scratch) follow each other. */
+START_TEST(out_of_order_queue_and_wait_list)
+{
+    cl_int err;
+    cl_command_queue ooo = clCreateCommandQueue(tu.context, tu.device, CL_QUEUE_OUT_OF_ORDER_EXEC_MODE_ENABLE, &err);
+    if (!ooo)   /* not every device offers out-of-order queues */
+        return;
+    enum { N = 50000 };
+    uint32_t *k1 = malloc(N * 4), *k2 = malloc(N * 4), *got = malloc(N * 4), *e1 = malloc(N * 4), *e2 = malloc(N * 4);
+    ck_assert(k1 && k2 && got && e1 && e2);
+    for (size_t i = 0; i < N; i++) {
+        k1[i] = e1[i] = (uint32_t)tu_rand();
+        k2[i] = e2[i] = (uint32_t)tu_rand_below(1000);
+    }
+    cmp_type = CLSCAN_UINT32;
+    cmp_mask = ~(uint64_t)0;
+    size_t *pos1 = reference_order(CLSCAN_UINT32, (unsigned char *)k1, N, 0);
+    size_t *pos2 = reference_order(CLSCAN_UINT32, (unsigned char *)k2, N, 0);
+    for (size_t i = 0; i < N; i++) {
+        e1[i] = k1[pos1[i]];
+        e2[i] = k2[pos2[i]];
+    }
+    free(pos1);
+    free(pos2);
+    cl_mem in1 = tu_buffer(tu.context, CL_MEM_READ_WRITE, N * 4, k1), in2 = tu_buffer(tu.context, CL_MEM_READ_WRITE, N * 4, k2);
+    cl_mem out1 = tu_buffer(tu.context, CL_MEM_READ_WRITE, N * 4, NULL), out2 = tu_buffer(tu.context, CL_MEM_READ_WRITE, N * 4, NULL);
+    cl_event gate = clCreateUserEvent(tu.context, &err), d1 = NULL, d2 = NULL;
+    clscan_sorter *s = sorter(CLSCAN_UINT32, 0, 0);
+    ck_assert_int_eq(clscan_sort_enqueue(s, ooo, in1, 0, out1, 0, NULL, 0, NULL, 0, N, 1, &gate, &d1), CL_SUCCESS);
+    ck_assert_int_eq(clscan_sort_enqueue(s, ooo, in2, 0, out2, 0, NULL, 0, NULL, 0, N, 0, NULL, &d2), CL_SUCCESS);
+    clFlush(ooo);
+    cl_int st1 = CL_COMPLETE;
+    clGetEventInfo(d1, CL_EVENT_COMMAND_EXECUTION_STATUS, sizeof st1, &st1, NULL);
+    clSetUserEventStatus(gate, CL_COMPLETE);
+    clWaitForEvents(1, &d2);
+    clWaitForEvents(1, &d1);
+    ck_assert_msg(st1 != CL_COMPLETE, "the sort completed before its wait list");
+    tu_read(tu.queue, out1, N * 4, got);
+    ck_assert_msg(memcmp(got, e1, N * 4) == 0, "[seed %llu] first sort on the out-of-order queue is wrong",
+                  (unsigned long long)tu_seed);
+    tu_read(tu.queue, out2, N * 4, got);
+    ck_assert_msg(memcmp(got, e2, N * 4) == 0, "[seed %llu] second sort on the out-of-order queue is wrong",
+                  (unsigned long long)tu_seed);
+    clReleaseEvent(gate), clReleaseEvent(d1), clReleaseEvent(d2);
+    clReleaseMemObject(in1), clReleaseMemObject(in2), clReleaseMemObject(out1), clReleaseMemObject(out2);
+    clReleaseCommandQueue(ooo);
+    free(k1), free(k2), free(got), free(e1), free(e2);
+}
+END_TEST
+
+/* Two threads share one sorter, each with its own queue: the sorter orders their calls (they
+ * share its scratch), and every result is right. */
+typedef struct worker {
+    clscan_sorter *sorter;
+    cl_command_queue queue;
+    uint32_t salt;
+    int wrong, failed;
+} worker;
+
+static void *sort_many(void *arg)
+{
+    worker *w = arg;
+    enum { N = 20000, ROUNDS = 8 };
+    uint32_t *keys = malloc(N * 4), *vals = malloc(N * 4), *got = malloc(N * 4), *gotv = malloc(N * 4);
+    cl_int err;
+    cl_mem kin = clCreateBuffer(tu.context, CL_MEM_READ_WRITE, N * 4, NULL, &err);
+    cl_mem vin = clCreateBuffer(tu.context, CL_MEM_READ_WRITE, N * 4, NULL, &err);
+    cl_mem kout = clCreateBuffer(tu.context, CL_MEM_READ_WRITE, N * 4, NULL, &err);
+    cl_mem vout = clCreateBuffer(tu.context, CL_MEM_READ_WRITE, N * 4, NULL, &err);
+    if (!keys || !vals || !got || !gotv || !kin || !vin || !kout || !vout) {
+        w->failed = 1;
+    }
+    for (int r = 0; r < ROUNDS && !w->failed; r++) {
+        /* keys: a permutation of 0 .. N-1 scrambled by the round and the thread; values: keys + salt */
+        for (uint32_t i = 0; i < N; i++) {
+            keys[i] = (uint32_t)(((uint64_t)i * 7919u + (uint64_t)r * 104729u + w->salt) % N);
+            vals[i] = keys[i] + w->salt;
+        }
+        clEnqueueWriteBuffer(w->queue, kin, CL_TRUE, 0, N * 4, keys, 0, NULL, NULL);
+        clEnqueueWriteBuffer(w->queue, vin, CL_TRUE, 0, N * 4, vals, 0, NULL, NULL);
+        cl_event done = NULL;
+        if (clscan_sort_enqueue(w->sorter, w->queue, kin, 0, kout, 0, vin, 0, vout, 0, N, 0, NULL, &done) != CL_SUCCESS) {
+            w->failed = 1;
+            break;
+        }
+        clEnqueueReadBuffer(w->queue, kout, CL_TRUE, 0, N * 4, got, 1, &done, NULL);
+        clEnqueueReadBuffer(w->queue, vout, CL_TRUE, 0, N * 4, gotv, 0, NULL, NULL);
+        clReleaseEvent(done);
+        for (uint32_t i = 0; i < N; i++)
+            w->wrong += got[i] != i || gotv[i] != i + w->salt;
+    }
+    cl_mem m[] = {kin, vin, kout, vout};
+    for (int i = 0; i < 4; i++)
+        if (m[i])
+            clReleaseMemObject(m[i]);
+    free(keys), free(vals), free(got), free(gotv);
+    return NULL;
+}
+
+START_TEST(two_threads_share_one_sorter)
+{
+    clscan_sorter *s = sorter(CLSCAN_UINT32, 4, 0);
+    worker w[2];
+    pthread_t t[2];
+    for (int i = 0; i < 2; i++) {
+        cl_int err;
+        w[i] = (worker){s, clCreateCommandQueue(tu.context, tu.device, 0, &err), (uint32_t)(1000 + i * 77), 0, 0};
+        ck_assert_msg(w[i].queue, "clCreateCommandQueue: %d", (int)err);
+        ck_assert_int_eq(pthread_create(&t[i], NULL, sort_many, &w[i]), 0);
+    }
+    for (int i = 0; i < 2; i++) {
+        pthread_join(t[i], NULL);
+        clReleaseCommandQueue(w[i].queue);
+    }
+    for (int i = 0; i < 2; i++) {
+        ck_assert_msg(!w[i].failed, "thread %d: a call failed: %s", i, clscan_last_error());
+        ck_assert_msg(w[i].wrong == 0, "thread %d: %d wrong keys or values", i, w[i].wrong);
+    }
+}
+END_TEST
+
+/* ---- Rejected calls ---------------------------------------------------------------------- */
+
+static void expect_code(cl_int got, cl_int want, const char *what)
+{
+    ck_assert_msg(got == want, "%s: got %s, expected %s (%s)", what, clscan_error_string(got),
+                  clscan_error_string(want), clscan_last_error());
+    ck_assert_msg(clscan_last_error()[0] != '\0', "%s: no message", what);
+}
+
+START_TEST(rejected_calls_leave_the_buffers_untouched)
+{
+    cl_int err = 0;
+    expect_code(clscan_sorter_create(tu.context, tu.device, (clscan_type)6, 0, &err) ? CL_SUCCESS : err,
+                CLSCAN_INVALID_TYPE, "key type 6");
+    expect_code(clscan_sorter_create(tu.context, tu.device, CLSCAN_UINT32, 4097, &err) ? CL_SUCCESS : err,
+                CLSCAN_INVALID_ELEMENT_SIZE, "value size 4097");
+    expect_code(clscan_sorter_create(NULL, tu.device, CLSCAN_UINT32, 0, &err) ? CL_SUCCESS : err,
+                CL_INVALID_CONTEXT, "NULL context");
+    clscan_sorter *s = sorter(CLSCAN_UINT32, 4, 0), *f = sorter(CLSCAN_FLOAT, 0, 0);
+    expect_code(clscan_sorter_set_key_bits(NULL, 8), CLSCAN_INVALID_HANDLE, "set_key_bits: NULL");
+    expect_code(clscan_sorter_set_key_bits(s, 33), CLSCAN_INVALID_KEY_BITS, "33 bits of uint32");
+    expect_code(clscan_sorter_set_key_bits(f, 8), CLSCAN_INVALID_KEY_BITS, "key bits of float keys");
+
+    enum { N = 100 };
+    unsigned char init[5][N * 4];
+    for (int i = 0; i < 5; i++)
+        tu_fill_bytes(init[i], sizeof init[i]);
+    cl_mem kin = tu_buffer(tu.context, CL_MEM_READ_WRITE, N * 4, init[0]);
+    cl_mem kout = tu_buffer(tu.context, CL_MEM_READ_WRITE, N * 4, init[1]);
+    cl_mem vin = tu_buffer(tu.context, CL_MEM_READ_WRITE, N * 4, init[2]);
+    cl_mem vout = tu_buffer(tu.context, CL_MEM_READ_WRITE, N * 4, init[3]);
+    cl_mem ro = tu_buffer(tu.context, CL_MEM_READ_ONLY, N * 4, init[4]);
+
+    expect_code(clscan_sort_enqueue(NULL, tu.queue, kin, 0, kout, 0, vin, 0, vout, 0, N, 0, NULL, NULL),
+                CLSCAN_INVALID_HANDLE, "NULL sorter");
+    expect_code(clscan_sort_enqueue(s, NULL, kin, 0, kout, 0, vin, 0, vout, 0, N, 0, NULL, NULL),
+                CL_INVALID_COMMAND_QUEUE, "NULL queue");
+    expect_code(clscan_sort_enqueue(s, tu.queue, kin, 0, kout, 0, vin, 0, vout, 0, N, 2, NULL, NULL),
+                CL_INVALID_EVENT_WAIT_LIST, "2 events, NULL list");
+    expect_code(clscan_sort_enqueue(s, tu.queue, NULL, 0, kout, 0, vin, 0, vout, 0, N, 0, NULL, NULL),
+                CL_INVALID_MEM_OBJECT, "NULL keys_in");
+    expect_code(clscan_sort_enqueue(s, tu.queue, kin, 0, kout, 0, NULL, 0, vout, 0, N, 0, NULL, NULL),
+                CL_INVALID_MEM_OBJECT, "NULL values_in");
+    expect_code(clscan_sort_enqueue(f, tu.queue, kin, 0, kout, 0, vin, 0, vout, 0, N, 0, NULL, NULL),
+                CL_INVALID_MEM_OBJECT, "values for a keys-only sorter");
+    expect_code(clscan_sort_enqueue(s, tu.queue, kin, 1, kout, 0, vin, 0, vout, 0, N, 0, NULL, NULL),
+                CLSCAN_RANGE_OUT_OF_BOUNDS, "keys_in past its end");
+    expect_code(clscan_sort_enqueue(s, tu.queue, kin, 0, kout, 0, vin, 0, vout, 1, N, 0, NULL, NULL),
+                CLSCAN_RANGE_OUT_OF_BOUNDS, "values_out past its end");
+    expect_code(clscan_sort_enqueue(s, tu.queue, kin, 0, ro, 0, vin, 0, vout, 0, N, 0, NULL, NULL),
+                CL_INVALID_MEM_OBJECT, "read-only keys_out");
+    expect_code(clscan_sort_enqueue(s, tu.queue, kin, 0, kin, 1, vin, 0, vout, 0, N - 1, 0, NULL, NULL),
+                CL_MEM_COPY_OVERLAP, "keys shifted by one");
+    expect_code(clscan_sort_enqueue(s, tu.queue, kin, 0, kout, 0, vin, 0, kout, 0, N, 0, NULL, NULL),
+                CL_MEM_COPY_OVERLAP, "values_out is keys_out");
+    clFinish(tu.queue);
+    cl_mem bufs[5] = {kin, kout, vin, vout, ro};
+    for (int i = 0; i < 5; i++) {
+        unsigned char now[N * 4];
+        tu_read(tu.queue, bufs[i], N * 4, now);
+        ck_assert_msg(memcmp(now, init[i], N * 4) == 0, "buffer %d changed by a rejected call", i);
+        clReleaseMemObject(bufs[i]);
+    }
+    clscan_sorter_release(NULL);
+}
+END_TEST
+
+int main(void)
+{
+    tu_open("radix_sort_test");
+    tu_watchdog(500);
+    Suite *s = suite_create("radix_sort");
+    TCase *tc = tcase_create("sort");
+    tcase_add_loop_test(tc, patterns_and_counts_match_a_stable_sort, 0, TU_NTYPES);
+    tcase_add_loop_test(tc, values_offsets_and_in_place, 0, TU_NTYPES);
+    tcase_add_test(tc, low_key_bits_sort_by_those_bits_only);
+    tcase_add_test(tc, millions_of_keys_match_a_stable_sort);
+    tcase_add_test(tc, gpu_tuning_matches_a_stable_sort);
+    tcase_add_test(tc, out_of_order_queue_and_wait_list);
+    tcase_add_test(tc, two_threads_share_one_sorter);
+    tcase_add_test(tc, rejected_calls_leave_the_buffers_untouched);
+    suite_add_tcase(s, tc);
+    int rc = tu_run(s);
+    for (int i = 0; i < nsorters; i++)
+        clscan_sorter_release(sorters[i].sorter);
+    tu_close();
+    return rc;
+}
