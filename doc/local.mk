@@ -56,3 +56,8 @@ dist_man_MANS += \
 EXTRA_DIST += doc/perf/pocl-algos-2026-11-29.txt doc/perf/pocl-algos-2026-11-29.csv \
 	doc/perf/pocl-algos-compact-50.png doc/perf/pocl-algos-compact-1.png doc/perf/pocl-algos-bucket-65536.png \
 	doc/perf/pocl-algos-sort-u32.png doc/perf/pocl-algos-sort-u32-pairs.png doc/perf/pocl-algos-sort-f32.png
+# The second session's H200 runs (kernels reworked for GPUs; compaction, bucketing, sort).
+EXTRA_DIST += doc/perf/h200-kernels-2026-11-29.txt doc/perf/h200-lookback-window-2026-11-29.txt \
+	doc/perf/h200-algos-2026-11-29.txt doc/perf/h200-algos-2026-11-29.csv
+EXTRA_DIST += doc/perf/h200-algos-compact-50.png doc/perf/h200-algos-compact-1.png doc/perf/h200-algos-bucket-65536.png \
+	doc/perf/h200-algos-sort-u32.png doc/perf/h200-algos-sort-u32-pairs.png doc/perf/h200-algos-sort-f32.png
