@@ -404,6 +404,10 @@ void clscan_reduce(__global const T *src, ulong src_offset, ulong count,
 /* Tiles of the look-back window per work-item.  On the H200 (2^28 floats, 256 x 16) a window
  * of 1 x 256 tiles beat 4 x 256 (1.28 against 1.70 ms) and 8 x 256 (2.25 ms): a longer poll
  * costs more than the farther reach gains. */
+/* GPUs: the whole work-group finds the look-back's stop and folds (below); CPUs: one work-item. */
+#ifndef CLSCAN_PARALLEL_LOOKBACK
+#define CLSCAN_PARALLEL_LOOKBACK 0
+#endif
 #ifndef CLSCAN_LOOKBACK
 #define CLSCAN_LOOKBACK 1
 #endif
@@ -465,15 +469,24 @@ void clscan_scan_single_pass(__global const T *src, ulong src_offset, __global T
 {
     __local T hs[2 * CLSCAN_WG];
     STAGE_DECL;
-    __local uint l_tile, l_first, l_window[WINDOW];
-    __local T l_value, window[WINDOW];
+    __local T l_value;
+#if CLSCAN_PARALLEL_LOOKBACK
+    __local uint l_tile, l_first[2], l_window[WINDOW];
+    __local T window[WINDOW];
+#else
+    __local uint l_tile, l_need, l_window[CLSCAN_WG];
+#endif
     const uint li = get_local_id(0);
     __global const T *in = src + src_offset;
     volatile __global T *aggregates = values;
     volatile __global T *prefixes = values + tiles;
 
-    if (li == 0)
+    if (li == 0) {
         l_tile = atomic_inc(&status[0]) - ticket_base;
+#if CLSCAN_PARALLEL_LOOKBACK
+        l_first[0] = WINDOW;
+#endif
+    }
     barrier(CLK_LOCAL_MEM_FENCE);
     const uint g = l_tile;
     const ulong base = (ulong)g * TILE;
@@ -493,6 +506,49 @@ void clscan_scan_single_pass(__global const T *src, ulong src_offset, __global T
 
     T carry = NEUTRAL;
     if (g > 0) {
+#if !CLSCAN_PARALLEL_LOOKBACK
+        /* CPUs: one work-item finds the stop and folds (work-groups of a few work-items; every
+         * barrier and local atomic costs more there than the short serial loops).  The window
+         * is CLSCAN_WG tiles, in hs. */
+        /* Fast path: the work-group reads the statuses of the CLSCAN_WG tiles before it at
+         * once.  Given the nearest tile with a PREFIX in that window and AGGREGATEs for all the
+         * tiles after it, the carry is that prefix folded left with those totals.  (Before tile
+         * 0 there is a virtual prefix: NEUTRAL.)  Otherwise (a tile in between has not
+         * published its total yet, or no tile in the window has its prefix yet) read the window
+         * again, up to CLSCAN_WINDOW_POLLS times, then take the slow path. */
+        __local T *window = hs;
+        barrier(CLK_LOCAL_MEM_FENCE);   /* everyone has read hs in wg_scan */
+        int done = 0;
+        for (uint poll = 0; poll < CLSCAN_WINDOW_POLLS && !done; ++poll) {
+            const long j = (long)g - 1 - (long)li;
+            const uint s = j >= 0 ? status_of(status[1 + j], epoch) : STATUS_PREFIX;
+            read_mem_fence(CLK_GLOBAL_MEM_FENCE);
+            if (j < 0)
+                window[li] = NEUTRAL;
+            else if (s == STATUS_PREFIX)
+                window[li] = prefixes[j];
+            else if (s == STATUS_AGGREGATE)
+                window[li] = aggregates[j];
+            l_window[li] = s;
+            barrier(CLK_LOCAL_MEM_FENCE);
+            if (li == 0) {
+                uint m = 0;
+                while (m < CLSCAN_WG && l_window[m] == STATUS_AGGREGATE)
+                    ++m;
+                l_need = m < CLSCAN_WG && l_window[m] == STATUS_PREFIX;
+                if (l_need) {
+                    T acc = window[m];
+                    for (uint i = m; i > 0; --i)
+                        acc = COMBINE(acc, window[i - 1]);
+                    l_value = acc;
+                }
+            }
+            barrier(CLK_LOCAL_MEM_FENCE);
+            done = l_need;
+            barrier(CLK_LOCAL_MEM_FENCE);   /* l_need and the window are rewritten next */
+        }
+
+#else
         /* Fast path: the work-group reads the statuses of the WINDOW tiles before it at once
          * (CLSCAN_LOOKBACK per work-item: the prefixes travel back that far per round trip).
          * Given the nearest tile with a PREFIX in that window and AGGREGATEs for all the tiles
@@ -502,9 +558,9 @@ void clscan_scan_single_pass(__global const T *src, ulong src_offset, __global T
          * to CLSCAN_WINDOW_POLLS times, then take the slow path.  window[w] is tile g - 1 - w. */
         int done = 0;
         for (uint poll = 0; poll < CLSCAN_WINDOW_POLLS && !done; ++poll) {
-            if (li == 0)
-                l_first = WINDOW;
-            barrier(CLK_LOCAL_MEM_FENCE);
+            /* Two slots for m, used in turns, so that resetting the next poll's needs no
+             * barrier of its own (CPUs pay for every barrier). */
+            __local uint *first = l_first + (poll & 1);
             for (uint k = 0; k < CLSCAN_LOOKBACK; ++k) {
                 const uint w = k * CLSCAN_WG + li;
                 const long j = (long)g - 1 - (long)w;
@@ -519,10 +575,12 @@ void clscan_scan_single_pass(__global const T *src, ulong src_offset, __global T
                 l_window[w] = s;
                 /* m: the nearest tile without a total, found by all work-items at once. */
                 if (s != STATUS_AGGREGATE)
-                    atomic_min(&l_first, w);
+                    atomic_min(first, w);
             }
             barrier(CLK_LOCAL_MEM_FENCE);
-            const uint m = l_first;
+            const uint m = *first;
+            if (li == 0)
+                l_first[(poll + 1) & 1] = WINDOW;
             done = m < WINDOW && l_window[m] == STATUS_PREFIX;
             if (done) {   /* the same for every work-item */
 #if CLSCAN_EXACT
@@ -559,9 +617,10 @@ void clscan_scan_single_pass(__global const T *src, ulong src_offset, __global T
                 }
 #endif
             }
-            barrier(CLK_LOCAL_MEM_FENCE);   /* l_first, l_value and the window are rewritten next */
+            barrier(CLK_LOCAL_MEM_FENCE);   /* l_value and the window are rewritten next */
         }
 
+#endif
         if (li == 0 && !done) {
             /* Slow path, one work-item, no barriers.  Phase 1: the nearest earlier tile with a
              * prefix (-1: none; start from the virtual prefix before tile 0), spinning a

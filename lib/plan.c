@@ -80,11 +80,16 @@ static size_t subgroup_size(const clscan_plan *plan, size_t wg, int *shuffle)
 }
 
 /* Exactly associative operators give the same bits however their combinations are grouped, so
- * the single pass may fold in a tree: integers, and MAX, MIN, LAST_NONZERO of any type. */
-static int exact(const clscan_plan *plan)
+ * the single pass may fold its look-back window in a tree: integers, and MAX, MIN, LAST_NONZERO
+ * of any type.  Only on GPUs (the staged code path, which CLSCAN_FORCE_STAGE=1 lets a CPU run):
+ * a CPU's work-group of 8 folds its window faster alone than with the barriers of the
+ * work-group primitive (as CLSCAN_PARALLEL_LOOKBACK, below, the same code path). */
+static int tree_fold(const clscan_plan *plan)
 {
     const int floating = plan->type == CLSCAN_FLOAT || plan->type == CLSCAN_DOUBLE;
-    return !floating || plan->op == CLSCAN_MAX || plan->op == CLSCAN_MIN || plan->op == CLSCAN_LAST_NONZERO;
+    const int exact = !floating || plan->op == CLSCAN_MAX || plan->op == CLSCAN_MIN ||
+                      plan->op == CLSCAN_LAST_NONZERO;
+    return exact && use_stage(&plan->info);
 }
 
 /* Local memory the kernels need: the Hillis-Steele double buffer, and the staged tile (with a
@@ -179,10 +184,12 @@ static cl_int build_tuning(const clscan_plan *plan, size_t wg, size_t items, cls
     char options[1024];
     const int n = snprintf(options, sizeof options,
                            "%s-DCLSCAN_OP=%s -DCLSCAN_TYPE=%s -DCLSCAN_EXCLUSIVE=%d -DCLSCAN_WG=%zu "
-                           "-DCLSCAN_ITEMS=%zu -DCLSCAN_LANES=%zu -DCLSCAN_STAGE=%d -DCLSCAN_EXACT=%d%s%s%s",
+                           "-DCLSCAN_ITEMS=%zu -DCLSCAN_LANES=%zu -DCLSCAN_STAGE=%d -DCLSCAN_EXACT=%d "
+                           "-DCLSCAN_PARALLEL_LOOKBACK=%d%s%s%s",
                            plan->info.opencl_c_1_2 ? "-cl-std=CL1.2 " : "", op_names[plan->op],
                            type_names[plan->type], plan->kind == CLSCAN_EXCLUSIVE, wg, items,
-                           lanes(plan, items), use_stage(&plan->info), exact(plan), subgroup,
+                           lanes(plan, items), use_stage(&plan->info), tree_fold(plan),
+                           use_stage(&plan->info), subgroup,
                            extra ? " " : "", extra ? extra : "");
     if (n < 0 || (size_t)n >= sizeof options)
         return clscan_fail(CL_INVALID_BUILD_OPTIONS, "CLSCAN_BUILD_OPTIONS is too long");
