@@ -113,6 +113,8 @@ CLSCAN_API const char *clscan_error_string(cl_int code)
     NAME(CLSCAN_DEVICE_NOT_SUPPORTED);
     NAME(CLSCAN_KERNEL_SOURCE_NOT_FOUND);
     NAME(CLSCAN_INVALID_DEVICE_SPEC);
+    NAME(CLSCAN_INVALID_CUSTOM_OPERATOR);
+    NAME(CLSCAN_ELEMENT_SIZE_MISMATCH);
     default: return "unknown status code";
     }
 }
