@@ -6,15 +6,18 @@
  * look-back of the plain scan serve unchanged: a head cuts every carry that reaches it.
  *
  * Needs from the build options:
- *   CLSCAN_KEY_TYPE    the integer type of the keys of a scan by key (uint or ulong: keys are
- *                      only compared for equality, so signedness does not matter)
  *   CLSCAN_PAIR_BOUND  the bytes the host reserves per pair (checked below)
+ * Optional:
+ *   CLSCAN_KEY_TYPE    a scan by key, with keys of this integer type (uint or ulong: keys are
+ *                      only compared for equality, so signedness does not matter)
  *
  * Sources and destinations: the values are arrays of the operator's type; the heads are read
  * from a uchar array, or (by key) computed as keys[i] != keys[i-1]; element 0 of a scan always
- * starts a segment.  The levels of tile totals of reduce-then-scan are kept in the same form,
- * a value array and a uchar array of flags, so one loader serves the data and the levels:
- * from_keys (a kernel argument, uniform) says whether the heads come from keys. */
+ * starts a segment.  The levels of tile totals of reduce-then-scan are kept in the same form as
+ * heads, a value array and a uchar array of flags: a scan by key runs its levels with the
+ * kernels of the heads program of the same plan (same pairs, same tiles).  The choice between
+ * heads and keys is made at compile time: a run-time switch in the loads costs a CPU its
+ * vectorisation. */
 
 #define CLSCAN_SEGMENTED 1
 
@@ -75,17 +78,24 @@ inline clscan_pair clscan_pair_comb(clscan_pair a, clscan_pair b)
 #define NEUTRAL clscan_pair_neutral()
 #define COMB(a, b) clscan_pair_comb((a), (b))
 
-/* Element i of the values with its head flag. */
+#ifdef CLSCAN_KEY_TYPE
+#define KEY_T CLSCAN_KEY_TYPE
+#else
+#define KEY_T uchar   /* unused */
+#endif
+
+/* Element i of the values with its head flag (without branches: element 0 compares its key
+ * with itself). */
 inline clscan_pair clscan_pair_load(__global const clscan_value *values, __global const uchar *heads,
-                                    __global const CLSCAN_KEY_TYPE *keys, uint from_keys, ulong i)
+                                    __global const KEY_T *keys, ulong i)
 {
-    uchar h;
-    if (i == 0)
-        h = 1;
-    else if (from_keys)
-        h = keys[i] != keys[i - 1];
-    else
-        h = heads[i] != 0;
+#ifdef CLSCAN_KEY_TYPE
+    (void)heads;
+    const uchar h = (i == 0) | (keys[i] != keys[i - (i != 0)]);
+#else
+    (void)keys;
+    const uchar h = (i == 0) | (heads[i] != 0);
+#endif
     return clscan_pair_make(values[i], h);
 }
 
@@ -99,13 +109,13 @@ inline clscan_pair clscan_pair_exclusive(clscan_pair cur, clscan_pair prev)
 /* The hooks of clscan_scan.cl (see there). */
 #define IN_T clscan_value
 #define OUT_T clscan_value
-#define IN_PARAMS , __global const uchar *heads, __global const CLSCAN_KEY_TYPE *keys, uint from_keys
-#define IN_ARGS , heads, keys, from_keys
+#define IN_PARAMS , __global const uchar *heads, __global const KEY_T *keys
+#define IN_ARGS , heads, keys
 #define IN_KERNEL_PARAMS , __global const uchar *heads_buf, ulong heads_offset, \
-                           __global const CLSCAN_KEY_TYPE *keys_buf, ulong keys_offset, uint from_keys
+                           __global const KEY_T *keys_buf, ulong keys_offset
 #define IN_KERNEL_LOCALS __global const uchar *heads = heads_buf + heads_offset; \
-                         __global const CLSCAN_KEY_TYPE *keys = keys_buf + keys_offset;
-#define LOAD_IN(src, i) clscan_pair_load((src), heads, keys, from_keys, (i))
+                         __global const KEY_T *keys = keys_buf + keys_offset;
+#define LOAD_IN(src, i) clscan_pair_load((src), heads, keys, (i))
 #define STORE_OUT(dst, i, x) ((dst)[i] = (x).v)
 /* A carry's flag never changes a value to its right, so carries are kept as values only. */
 #define CARRY_AT(c, i) clscan_pair_make((c)[i], 0)

@@ -263,33 +263,33 @@ static size_t ceil_div(size_t a, size_t b) { return a / b + (a % b != 0); }
 
 /* What a scan launches: the plain program, or a segmented one with where its heads come from. */
 typedef struct scan_job {
-    const clscan_kernels *k;
+    const clscan_kernels *k;         /* the data's kernels */
+    const clscan_kernels *levels;    /* the levels of tile totals' (segmented: the heads program) */
     size_t wg, tile;
     size_t total_bytes;      /* bytes per tile total in reduce-then-scan scratch (a value) */
     size_t pair_bytes;       /* bytes per tile value of the single pass (segmented: a pair) */
     int segmented;
-    /* Segmented: heads (uchar) at heads_offset, or keys at keys_offset when from_keys. */
+    /* Segmented: heads (uchar) at heads_offset, or keys at keys_offset (the program decides;
+     * the other buffer is only a placeholder). */
     cl_mem heads, keys;
     cl_ulong heads_offset, keys_offset;
-    cl_uint from_keys;
 } scan_job;
 
-/* Sets a segmented kernel's source arguments from index i: heads, keys, from_keys. */
+/* Sets a segmented kernel's source arguments from index i: heads, keys and their offsets. */
 static cl_int seg_args(const scan_job *j, cl_kernel k, cl_uint i, cl_mem heads, cl_ulong heads_offset,
-                       cl_mem keys, cl_ulong keys_offset, cl_uint from_keys)
+                       cl_mem keys, cl_ulong keys_offset)
 {
     cl_int err = CL_SUCCESS;
     if (!j->segmented)
         return err;
     ARG(k, i, heads); ARG(k, i + 1, heads_offset); ARG(k, i + 2, keys); ARG(k, i + 3, keys_offset);
-    ARG(k, i + 4, from_keys);
     return err;
 }
 
 /* The data's own source arguments (level 0). */
 static cl_int data_args(const scan_job *j, cl_kernel k, cl_uint i)
 {
-    return seg_args(j, k, i, j->heads, j->heads_offset, j->keys, j->keys_offset, j->from_keys);
+    return seg_args(j, k, i, j->heads, j->heads_offset, j->keys, j->keys_offset);
 }
 
 /* One tile: one launch, no scratch. */
@@ -340,23 +340,23 @@ static cl_int reduce_then_scan(clscan_plan *plan, const scan_job *j, chain *c, c
     for (int l = 0; l < levels && err == CL_SUCCESS; ++l) {
         const cl_mem in = l == 0 ? src : scratch;
         const cl_ulong in_off = l == 0 ? src_offset : off[l], in_n = n[l], out_off = off[l + 1];
-        cl_kernel k = j->k->reduce;
+        cl_kernel k = l == 0 ? j->k->reduce : j->levels->reduce;
         ARG(k, 0, in); ARG(k, 1, in_off); ARG(k, 2, in_n); ARG(k, 3, scratch); ARG(k, 4, out_off);
         if (err == CL_SUCCESS)
-            err = l == 0 ? data_args(j, k, 5) : seg_args(j, k, 5, flags, in_off, flags, 0, no);
+            err = l == 0 ? data_args(j, k, 5) : seg_args(j, k, 5, flags, in_off, flags, 0);
         if (j->segmented)
-            ARG(k, 10, flags);
+            ARG(k, 9, flags);
         err = err != CL_SUCCESS ? ARGS_FAILED(err) : launch(c, k, j->wg, n[l + 1], 0);
     }
     /* Down: each level of totals in place, the top one without carries. */
     for (int l = levels; l >= 1 && err == CL_SUCCESS; --l) {
         const cl_ulong o = off[l], nl = n[l], carry_off = l < levels ? off[l + 1] : 0;
         const cl_uint use = l < levels ? yes : no;
-        cl_kernel k = j->k->scan_tiles_inclusive;
+        cl_kernel k = j->levels->scan_tiles_inclusive;
         ARG(k, 0, scratch); ARG(k, 1, o); ARG(k, 2, nl); ARG(k, 3, scratch); ARG(k, 4, carry_off);
         ARG(k, 5, use);
         if (err == CL_SUCCESS)
-            err = seg_args(j, k, 6, flags, o, flags, 0, no);
+            err = seg_args(j, k, 6, flags, o, flags, 0);
         err = err != CL_SUCCESS ? ARGS_FAILED(err) : launch(c, k, j->wg, ceil_div(n[l], tile), 0);
     }
     /* Last: the data, with the carries of level 1. */
@@ -501,33 +501,34 @@ CLSCAN_API cl_int clscan_enqueue(clscan_plan *plan, cl_command_queue queue,
         return err;
 
     pthread_mutex_lock(&plan->lock);
-    const scan_job j = {&plan->kernels, plan->work_group_size, plan->work_group_size * plan->items,
-                        plan->element_size, plan->element_size, 0, NULL, NULL, 0, 0, 0};
+    const scan_job j = {&plan->kernels, &plan->kernels, plan->work_group_size,
+                        plan->work_group_size * plan->items, plan->element_size, plan->element_size, 0,
+                        NULL, NULL, 0, 0};
     err = enqueue_locked(plan, &j, queue, src, src_offset, dst, dst_offset, count,
                          num_events_in_wait_list, event_wait_list, event);
     pthread_mutex_unlock(&plan->lock);
     return err;
 }
 
-/* Segmented scans and scans by key: runs (heads, heads_offset, keys, keys_offset, from_keys)
- * through the segmented program for keys of that width. */
-static cl_int enqueue_segmented(const char *fn, clscan_plan *plan, int keys_width, cl_command_queue queue,
+/* Segmented scans and scans by key: the data through the segmented program `which`, the levels
+ * of tile totals through the heads program (the same one for segmented scans). */
+static cl_int enqueue_segmented(clscan_plan *plan, int which, cl_command_queue queue,
                                 cl_mem src, size_t src_offset, cl_mem heads, size_t heads_offset,
-                                cl_mem keys, size_t keys_offset, cl_uint from_keys,
-                                cl_mem dst, size_t dst_offset, size_t count,
-                                cl_uint nwait, const cl_event *wait, cl_event *event)
+                                cl_mem keys, size_t keys_offset, cl_mem dst, size_t dst_offset,
+                                size_t count, cl_uint nwait, const cl_event *wait, cl_event *event)
 {
     pthread_mutex_lock(&plan->lock);
-    const clscan_segmented_kernels *sk;
-    cl_int err = clscan_segmented_get(plan, keys_width, &sk);
+    const clscan_segmented_kernels *data, *levels;
+    cl_int err = clscan_segmented_get(plan, which, &data);
+    if (err == CL_SUCCESS)
+        err = clscan_segmented_get(plan, CLSCAN_SEG_HEADS, &levels);
     if (err == CL_SUCCESS) {
-        const scan_job j = {&sk->kernels, plan->work_group_size, plan->work_group_size * sk->items,
-                            plan->element_size, plan->pair_bound, 1, heads, keys, heads_offset,
-                            keys_offset, from_keys};
+        const scan_job j = {&data->kernels, &levels->kernels, plan->work_group_size,
+                            plan->work_group_size * data->items, plan->element_size, plan->pair_bound, 1,
+                            heads, keys, heads_offset, keys_offset};
         err = enqueue_locked(plan, &j, queue, src, src_offset, dst, dst_offset, count, nwait, wait, event);
     }
     pthread_mutex_unlock(&plan->lock);
-    (void)fn;
     return err;
 }
 
@@ -551,9 +552,9 @@ CLSCAN_API cl_int clscan_enqueue_segmented(clscan_plan *plan, cl_command_queue q
         (err = check_overlap(fn, plan, &s, src_offset, &d, dst_offset, count)) != CL_SUCCESS ||
         (err = check_apart(fn, "heads", &h, heads_offset, count, &d, dst_offset * e, count * e)) != CL_SUCCESS)
         return err;
-    /* keys: unused (from_keys 0), any buffer will do. */
-    return enqueue_segmented(fn, plan, CLSCAN_KEYS_32, queue, src, src_offset, heads, heads_offset,
-                             heads, 0, 0, dst, dst_offset, count, num_events_in_wait_list,
+    /* keys: unused, any buffer will do. */
+    return enqueue_segmented(plan, CLSCAN_SEG_HEADS, queue, src, src_offset, heads, heads_offset,
+                             heads, 0, dst, dst_offset, count, num_events_in_wait_list,
                              event_wait_list, event);
 }
 
@@ -583,8 +584,8 @@ CLSCAN_API cl_int clscan_enqueue_by_key(clscan_plan *plan, cl_command_queue queu
         (err = check_overlap(fn, plan, &s, src_offset, &d, dst_offset, count)) != CL_SUCCESS ||
         (err = check_apart(fn, "keys", &k, keys_offset * ke, count * ke, &d, dst_offset * e, count * e)) != CL_SUCCESS)
         return err;
-    /* heads: unused (from_keys 1), any buffer will do. */
-    return enqueue_segmented(fn, plan, wide ? CLSCAN_KEYS_64 : CLSCAN_KEYS_32, queue, src, src_offset,
-                             keys, 0, keys, keys_offset, 1, dst, dst_offset, count,
+    /* heads: unused, any buffer will do. */
+    return enqueue_segmented(plan, wide ? CLSCAN_SEG_KEYS_64 : CLSCAN_SEG_KEYS_32, queue, src, src_offset,
+                             keys, 0, keys, keys_offset, dst, dst_offset, count,
                              num_events_in_wait_list, event_wait_list, event);
 }

@@ -98,9 +98,11 @@ typedef struct clscan_segmented_kernels {
     size_t items;              /* elements per work-item; the work-group size is the plan's */
 } clscan_segmented_kernels;
 
-/* segmented[] of a plan: keys compared as 32-bit (this one also serves heads) or 64-bit words. */
-#define CLSCAN_KEYS_32 0
-#define CLSCAN_KEYS_64 1
+/* segmented[] of a plan: segments from heads (this program also scans the levels of tile totals
+ * of every segmented scan), from keys compared as 32-bit or as 64-bit words. */
+#define CLSCAN_SEG_HEADS 0
+#define CLSCAN_SEG_KEYS_32 1
+#define CLSCAN_SEG_KEYS_64 2
 
 struct clscan_plan {
     cl_context context;        /* retained */
@@ -119,16 +121,16 @@ struct clscan_plan {
     size_t work_group_size;
     size_t items;              /* elements per work-item */
     clscan_kernels kernels;    /* built for that tuning */
-    clscan_segmented_kernels segmented[2];   /* CLSCAN_KEYS_32, CLSCAN_KEYS_64 */
+    clscan_segmented_kernels segmented[3];   /* CLSCAN_SEG_HEADS, _KEYS_32, _KEYS_64 */
     clscan_algorithm algorithm;
 
     clscan_scratch scratch[CLSCAN_MAX_SCRATCH];
     unsigned long long clock;
 };
 
-/* plan.c: the segmented program for keys of that width, built on first use for the tuning in
+/* plan.c: the segmented program `which` (CLSCAN_SEG_*), built on first use for the tuning in
  * force; called with the plan's lock held. */
-cl_int clscan_segmented_get(clscan_plan *plan, int keys, const clscan_segmented_kernels **kernels);
+cl_int clscan_segmented_get(clscan_plan *plan, int which, const clscan_segmented_kernels **kernels);
 
 /* enqueue.c: releases every queue's scratch of the plan. */
 void clscan_release_scratch(clscan_plan *plan);

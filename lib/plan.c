@@ -123,7 +123,7 @@ static void automatic_tuning_pow2(const clscan_plan *plan, size_t *wg, size_t *i
 /* Drops the segmented programs (rebuilt on first use, e.g. after a new tuning). */
 static void release_segmented(clscan_plan *plan)
 {
-    for (int i = 0; i < 2; ++i) {
+    for (int i = 0; i < 3; ++i) {
         release_kernels(&plan->segmented[i].kernels);
         plan->segmented[i].items = 0;
     }
@@ -204,9 +204,9 @@ static cl_int build_tuning(const clscan_plan *plan, size_t wg, size_t items, cls
     return build_program(plan, plan->source, "", wg, items, b);
 }
 
-cl_int clscan_segmented_get(clscan_plan *plan, int keys, const clscan_segmented_kernels **kernels)
+cl_int clscan_segmented_get(clscan_plan *plan, int which, const clscan_segmented_kernels **kernels)
 {
-    clscan_segmented_kernels *s = &plan->segmented[keys];
+    clscan_segmented_kernels *s = &plan->segmented[which];
     if (!s->kernels.program) {
         const size_t wg = plan->work_group_size;
         size_t items = plan->items;
@@ -221,8 +221,9 @@ cl_int clscan_segmented_get(clscan_plan *plan, int keys, const clscan_segmented_
         if (err != CL_SUCCESS)
             return err;
         char defines[128];
-        snprintf(defines, sizeof defines, " -DCLSCAN_KEY_TYPE=%s -DCLSCAN_PAIR_BOUND=%zu",
-                 keys == CLSCAN_KEYS_64 ? "ulong" : "uint", plan->pair_bound);
+        snprintf(defines, sizeof defines, " -DCLSCAN_PAIR_BOUND=%zu%s", plan->pair_bound,
+                 which == CLSCAN_SEG_KEYS_64 ? " -DCLSCAN_KEY_TYPE=ulong"
+                 : which == CLSCAN_SEG_KEYS_32 ? " -DCLSCAN_KEY_TYPE=uint" : "");
         err = build_program(plan, source, defines, wg, items, &s->kernels);
         free(source);
         if (err != CL_SUCCESS)
