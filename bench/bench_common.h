@@ -19,12 +19,18 @@
 #include <stdint.h>
 #include <string.h>
 
-enum { BENCH_FSUM, BENCH_IMAX, BENCH_ILNZ, BENCH_FAFF, BENCH_DSUM, BENCH_NCASES };
+/* The cases the peers also run come first (BENCH_NPEER_CASES); clscan-bench alone runs the
+ * custom-operator and segmented cases after them, on the data of a peer case (see
+ * clscan-bench.c): custom-float-sum-excl and custom-float-affine-incl re-express the built-ins as
+ * custom operators; seg-float-sum-excl restarts at heads, key-int-max-incl where keys change. */
+enum { BENCH_FSUM, BENCH_IMAX, BENCH_ILNZ, BENCH_FAFF, BENCH_DSUM, BENCH_NPEER_CASES,
+       BENCH_CFSUM = BENCH_NPEER_CASES, BENCH_CFAFF, BENCH_SFSUM, BENCH_KIMAX, BENCH_NCASES };
 
 static const char *const bench_case_names[BENCH_NCASES] = {
-    "float-sum-excl", "int-max-incl", "int-lastnz-incl", "float-affine-incl", "double-sum-excl"};
-/* Bytes of one element (a pair of floats for the affine case). */
-static const size_t bench_case_esize[BENCH_NCASES] = {4, 4, 4, 8, 8};
+    "float-sum-excl", "int-max-incl", "int-lastnz-incl", "float-affine-incl", "double-sum-excl",
+    "custom-float-sum-excl", "custom-float-affine-incl", "seg-float-sum-excl", "key-int-max-incl"};
+/* Bytes of one element (a pair of floats for the affine cases). */
+static const size_t bench_case_esize[BENCH_NCASES] = {4, 4, 4, 8, 8, 4, 8, 4, 4};
 
 /* The case with that name, or -1. */
 static int bench_case_find(const char *name)

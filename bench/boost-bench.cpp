@@ -223,7 +223,7 @@ int main(int argc, char **argv)
         }
     }
     if (o.cases.empty())
-        for (int c = 0; c < BENCH_NCASES; ++c)
+        for (int c = 0; c < BENCH_NPEER_CASES; ++c)
             o.cases.push_back(c);
     try {
         bc::device dev = pick_device(o.device);

@@ -47,6 +47,9 @@ static void usage(FILE *f)
             "  --case=NAME[,NAME]  cases to run (default all; repeatable):\n"
             "                      float-sum-excl int-max-incl int-lastnz-incl float-affine-incl\n"
             "                      double-sum-excl (only on devices with cl_khr_fp64)\n"
+            "                      custom-float-sum-excl custom-float-affine-incl (custom operators)\n"
+            "                      seg-float-sum-excl key-int-max-incl (segmented, by key; segments\n"
+            "                      of 1 ... 2048 elements)\n"
             "  --reps=N            timed runs per measurement after one warm-up (default 10)\n"
             "  --csv=FILE          also write the results as CSV\n"
             "  --boost=PROGRAM     run the Boost.Compute peer (bench/boost-bench) on the same device\n"
@@ -286,17 +289,28 @@ static double wall_ms(void)
     return (double)t.tv_sec * 1e3 + (double)t.tv_nsec / 1e6;
 }
 
-/* What is timed: a scan of plan, or (plan NULL) a copy of bytes from src to dst. */
+/* What is timed: a scan of plan (segmented by heads or keys when segs is non-NULL), or (plan
+ * NULL) a copy of bytes from src to dst. */
 typedef struct work {
     clscan_plan *plan;
     cl_mem src, dst;
     size_t count, bytes;
+    cl_mem segs;
+    int by_key;
 } work;
 
 static cl_int enqueue_work(bench *b, const work *w, cl_event *ev)
 {
     if (w->plan) {
-        cl_int err = clscan_enqueue(w->plan, b->queue, w->src, 0, w->dst, 0, w->count, 0, NULL, ev);
+        cl_int err;
+        if (!w->segs)
+            err = clscan_enqueue(w->plan, b->queue, w->src, 0, w->dst, 0, w->count, 0, NULL, ev);
+        else if (w->by_key)
+            err = clscan_enqueue_by_key(w->plan, b->queue, CLSCAN_UINT32, w->segs, 0, w->src, 0, w->dst, 0,
+                                        w->count, 0, NULL, ev);
+        else
+            err = clscan_enqueue_segmented(w->plan, b->queue, w->src, 0, w->segs, 0, w->dst, 0, w->count,
+                                           0, NULL, ev);
         if (err != CL_SUCCESS)
             fprintf(stderr, "clscan-bench: clscan_enqueue: %s\n", clscan_last_error());
         return err;
@@ -396,11 +410,75 @@ typedef struct row {
 
 typedef struct buffers {
     void *in, *ref, *out, *seq;
-    cl_mem src, dst;
+    void *segs_host;         /* heads (cl_uchar) or keys (cl_uint) of the segmented cases */
+    cl_mem src, dst, segs;
 } buffers;
+
+/* ---- The custom-operator and segmented cases -------------------------------------------- */
+
+/* The peer case whose data, reference and check a case uses. */
+static int base_case(int c)
+{
+    switch (c) {
+    case BENCH_CFSUM: case BENCH_SFSUM: return BENCH_FSUM;
+    case BENCH_CFAFF: return BENCH_FAFF;
+    case BENCH_KIMAX: return BENCH_IMAX;
+    default: return c;
+    }
+}
+
+static int segmented_case(int c) { return c == BENCH_SFSUM || c == BENCH_KIMAX; }
+
+/* Segments of 1 ... 2048 elements (uniform lengths, mean about 1024): heads for seg-float-sum-excl,
+ * keys (the segment's number) for key-int-max-incl. */
+static void generate_segments(int c, size_t n, void *out)
+{
+    uint64_t s = 0x5E6A4E47ull ^ (uint64_t)n;
+    size_t left = 0;
+    cl_uint key = 0;
+    for (size_t i = 0; i < n; ++i) {
+        const int head = left == 0;
+        if (head) {
+            left = 1 + (size_t)(bench_rng(&s) % 2048);
+            ++key;
+        }
+        --left;
+        if (c == BENCH_KIMAX)
+            ((cl_uint *)out)[i] = key;
+        else
+            ((cl_uchar *)out)[i] = (cl_uchar)head;
+    }
+}
+
+static size_t segs_esize(int c) { return c == BENCH_KIMAX ? sizeof(cl_uint) : sizeof(cl_uchar); }
+
+/* The sequential loop of a segmented case: the base case's loop run on each segment. */
+static void sequential_segmented(int c, size_t n, const void *in, const void *segs, void *out)
+{
+    const size_t e = bench_case_esize[c];
+    size_t start = 0;
+    for (size_t i = 1; i <= n; ++i) {
+        const int head = i == n || (c == BENCH_KIMAX ? ((const cl_uint *)segs)[i] != ((const cl_uint *)segs)[i - 1]
+                                                     : ((const cl_uchar *)segs)[i] != 0);
+        if (head) {
+            bench_sequential(base_case(c), i - start, (const char *)in + start * e, (char *)out + start * e);
+            start = i;
+        }
+    }
+}
+
+static void sequential(int c, size_t n, const buffers *u, void *out)
+{
+    if (segmented_case(c))
+        sequential_segmented(c, n, u->in, u->segs_host, out);
+    else
+        bench_sequential(base_case(c), n, u->in, out);
+}
 
 static void buffers_free(buffers *u)
 {
+    free(u->segs_host);
+    if (u->segs) clReleaseMemObject(u->segs);
     free(u->in);
     free(u->ref);
     free(u->out);
@@ -440,7 +518,18 @@ static int buffers_alloc(bench *b, int c, size_t count, buffers *u)
         fprintf(stderr, "clscan-bench: out of host memory for %zu bytes\n", bytes);
         return -1;
     }
-    bench_generate(c, count, u->in);
+    bench_generate(base_case(c), count, u->in);
+    if (segmented_case(c)) {
+        if (!(u->segs_host = malloc(count * segs_esize(c)))) {
+            fprintf(stderr, "clscan-bench: out of host memory for the segments\n");
+            return -1;
+        }
+        generate_segments(c, count, u->segs_host);
+        u->segs = clCreateBuffer(b->context, CL_MEM_READ_ONLY | CL_MEM_COPY_HOST_PTR, count * segs_esize(c),
+                                 u->segs_host, &err);
+        if (cl_check(err, "clCreateBuffer"))
+            return -1;
+    }
     u->src = clCreateBuffer(b->context, CL_MEM_READ_WRITE, bytes, NULL, &err);
     if (cl_check(err, "clCreateBuffer"))
         return -1;
@@ -469,7 +558,7 @@ static cl_int verify(bench *b, int c, size_t count, buffers *u, row *r)
     if (err != CL_SUCCESS)
         return err;
     size_t first;
-    const size_t bad = bench_check(c, count, u->out, u->ref, &first);
+    const size_t bad = bench_check(base_case(c), count, u->out, u->ref, &first);
     if (bad) {
         if (r->ok) {
             r->bad = bad;
@@ -485,7 +574,7 @@ static cl_int verify(bench *b, int c, size_t count, buffers *u, row *r)
 static cl_int measure_scan(bench *b, clscan_plan *plan, int c, size_t count, int reps, buffers *u, row *r)
 {
     const size_t bytes = count * bench_case_esize[c];
-    work w = {plan, u->src, u->dst, count, bytes};
+    work w = {plan, u->src, u->dst, count, bytes, u->segs, c == BENCH_KIMAX};
     double span[MAX_REPS], own[MAX_REPS], host[MAX_REPS];
     cl_event ev = NULL;
     cl_int err;
@@ -524,7 +613,7 @@ static cl_int measure_scan(bench *b, clscan_plan *plan, int c, size_t count, int
 
 static cl_int measure_copy(bench *b, size_t bytes, int reps, buffers *u, row *r)
 {
-    work w = {NULL, u->src, u->dst, 0, bytes};
+    work w = {NULL, u->src, u->dst, 0, bytes, NULL, 0};
     double span[MAX_REPS], own[MAX_REPS];
     cl_int err;
     if ((err = device_time(b, &w, &span[0], &own[0])))   /* warm-up */
@@ -540,24 +629,36 @@ static cl_int measure_copy(bench *b, size_t bytes, int reps, buffers *u, row *r)
 static void measure_sequential(int c, size_t count, int reps, buffers *u, row *r)
 {
     double t[MAX_REPS];
-    bench_sequential(c, count, u->in, u->ref);     /* the reference, and the warm-up */
+    sequential(c, count, u, u->ref);     /* the reference, and the warm-up */
     for (int i = 0; i < reps; ++i) {
         const double t0 = wall_ms();
-        bench_sequential(c, count, u->in, u->seq);
+        sequential(c, count, u, u->seq);
         t[i] = wall_ms() - t0;
     }
     r->seq_ms = bench_median(t, reps);
 }
 
-static const clscan_op case_op[BENCH_NCASES] = {CLSCAN_SUM, CLSCAN_MAX, CLSCAN_LAST_NONZERO, CLSCAN_AFFINE, CLSCAN_SUM};
-static const clscan_type case_type[BENCH_NCASES] = {CLSCAN_FLOAT, CLSCAN_INT32, CLSCAN_INT32, CLSCAN_FLOAT, CLSCAN_DOUBLE};
+static const clscan_op case_op[BENCH_NCASES] = {CLSCAN_SUM, CLSCAN_MAX, CLSCAN_LAST_NONZERO, CLSCAN_AFFINE, CLSCAN_SUM,
+                                                CLSCAN_SUM, CLSCAN_AFFINE, CLSCAN_SUM, CLSCAN_MAX};
+static const clscan_type case_type[BENCH_NCASES] = {CLSCAN_FLOAT, CLSCAN_INT32, CLSCAN_INT32, CLSCAN_FLOAT, CLSCAN_DOUBLE,
+                                                    CLSCAN_FLOAT, CLSCAN_FLOAT, CLSCAN_FLOAT, CLSCAN_INT32};
 static const clscan_kind case_kind[BENCH_NCASES] = {CLSCAN_EXCLUSIVE, CLSCAN_INCLUSIVE, CLSCAN_INCLUSIVE,
-                                                    CLSCAN_INCLUSIVE, CLSCAN_EXCLUSIVE};
+                                                    CLSCAN_INCLUSIVE, CLSCAN_EXCLUSIVE, CLSCAN_EXCLUSIVE,
+                                                    CLSCAN_INCLUSIVE, CLSCAN_EXCLUSIVE, CLSCAN_INCLUSIVE};
+/* The custom operators: the built-in float SUM and AFFINE written as clscan_custom. */
+static const clscan_custom custom_sum = {"float", 4, "0.0f", "a + b", NULL};
+static const clscan_custom custom_affine = {"float2", 8, "(float2)(1.0f, 0.0f)",
+                                            "(float2)(b.x * a.x, b.x * a.y + b.y)", NULL};
 
 static clscan_plan *make_plan(bench *b, int c)
 {
     cl_int err;
-    clscan_plan *p = clscan_plan_create(b->context, b->device, case_op[c], case_type[c], case_kind[c], &err);
+    clscan_plan *p;
+    if (c == BENCH_CFSUM || c == BENCH_CFAFF)
+        p = clscan_plan_create_custom(b->context, b->device, c == BENCH_CFSUM ? &custom_sum : &custom_affine,
+                                      case_kind[c], &err);
+    else
+        p = clscan_plan_create(b->context, b->device, case_op[c], case_type[c], case_kind[c], &err);
     if (!p)
         fprintf(stderr, "clscan-bench: clscan_plan_create(%s): %s\n", bench_case_names[c], clscan_last_error());
     return p;
@@ -596,7 +697,7 @@ static void print_row(FILE *f, const row *r, const int use_peer[NPEERS])
 {
     char n[16];
     snprintf(n, sizeof n, "2^%d", r->log2);
-    fprintf(f, "%-18s %5s", bench_case_names[r->c], n);
+    fprintf(f, "%-24s %5s", bench_case_names[r->c], n);
     if (r->status) {
         fprintf(f, "  %s: %s\n", r->status == 1 ? "skipped" : "error", r->why ? r->why : "");
         return;
@@ -626,7 +727,7 @@ static void print_row(FILE *f, const row *r, const int use_peer[NPEERS])
 
 static void print_table_head(FILE *f, const int use_peer[NPEERS])
 {
-    fprintf(f, "%-18s %5s %10s %10s %8s %10s %8s %10s %8s %7s %7s", "case", "n", "scan_ms", "host_ms",
+    fprintf(f, "%-24s %5s %10s %10s %8s %10s %8s %10s %8s %7s %7s", "case", "n", "scan_ms", "host_ms",
             "GB/s", "copy_ms", "GB/s", "seq_ms", "GB/s", "x_copy", "x_seq");
     for (int p = 0; p < NPEERS; ++p)
         if (use_peer[p]) {
@@ -707,7 +808,7 @@ static void run_peer(bench *b, int p, const char *program, const options *o, row
     k += (size_t)snprintf(cmd + k, sizeof cmd - k, " --reps %d --min %d --max %d --cases ", o->reps,
                           o->min_log2, o->max_log2);
     int first = 1;
-    for (int c = 0; c < BENCH_NCASES; ++c) {
+    for (int c = 0; c < BENCH_NPEER_CASES; ++c) {
         int used = 0;
         for (int i = 0; i < nrows; ++i)
             used |= rows[i].c == c && rows[i].status == 0;

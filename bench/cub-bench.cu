@@ -201,7 +201,7 @@ int main(int argc, char **argv)
         }
     }
     if (cases.empty())
-        for (int c = 0; c < BENCH_NCASES; ++c)
+        for (int c = 0; c < BENCH_NPEER_CASES; ++c)
             cases.push_back(c);
     try {
         int ndev = 0;

@@ -14,8 +14,8 @@
  *   CLSCAN_SUBGROUP  optional: scan the work-group in two levels, Hillis-Steele within groups of
  *                    this many consecutive work-items (a power of two dividing CLSCAN_WG, with
  *                    CLSCAN_WG / CLSCAN_SUBGROUP <= CLSCAN_SUBGROUP), then Hillis-Steele over
- *                    their totals.  With CLSCAN_NV_SHUFFLE=1 (NVIDIA, CLSCAN_SUBGROUP=32,
- *                    CLSCAN_T_WORDS = sizeof(T) / 4) the first level runs in registers with PTX
+ *                    their totals.  With CLSCAN_NV_SHUFFLE=1 (NVIDIA, CLSCAN_SUBGROUP=32)
+ *                    the first level runs in registers with PTX
  *                    warp shuffles and no barrier; otherwise in local memory, with the same
  *                    combinations in the same order, hence the same bits.
  *   CLSCAN_EXACT     1 when every grouping of comb gives the same bits (integers; MAX, MIN,
@@ -37,6 +37,31 @@
  * Arrays of many tiles are scanned by the host in levels (reduce-then-scan): clscan_reduce
  * writes each tile's total, the totals are scanned (recursively, with the same kernels), and
  * clscan_scan_tiles scans each tile with carry-in = the scanned total of the tiles before it. */
+
+/* Where elements come from and go to.  Plain scans read and write arrays of T.  A segmented
+ * scan (clscan_segmented.cl, included before this file) redefines these: its T is the (head
+ * flag, value) pair, read from a value array and heads (or keys), and only the value is stored.
+ *   IN_T, OUT_T       element types of the source and destination arrays
+ *   IN_PARAMS         extra parameters of the functions that load (after src), IN_ARGS passes them
+ *   IN_KERNEL_PARAMS  extra kernel parameters (last), IN_KERNEL_LOCALS turns them into IN_ARGS
+ *   LOAD_IN(src, i)   element i of the source as a T; STORE_OUT(dst, i, x) stores x there
+ *   CARRY_AT(c, i)    element i of an array of tile carries as a T
+ *   EXCLUSIVE_OUT(cur, prev)  the exclusive output of an element whose inclusive scan within its
+ *                     run is cur, when the combination of everything before it is prev */
+#ifndef CLSCAN_SEGMENTED
+#define TOTALS_PARAMS
+#define STORE_TOTAL(t, i, x) ((t)[i] = (x))
+#define IN_T T
+#define OUT_T T
+#define IN_PARAMS
+#define IN_ARGS
+#define IN_KERNEL_PARAMS
+#define IN_KERNEL_LOCALS
+#define LOAD_IN(src, i) ((src)[i])
+#define STORE_OUT(dst, i, x) ((dst)[i] = (x))
+#define CARRY_AT(c, i) ((c)[i])
+#define EXCLUSIVE_OUT(cur, prev) (prev)
+#endif
 
 #ifdef CLSCAN_SWAP_COMB
 #define COMBINE(a, b) COMB(b, a)
@@ -62,15 +87,16 @@
 #define SG CLSCAN_SUBGROUP
 #define NSG (CLSCAN_WG / SG)
 #if CLSCAN_NV_SHUFFLE
-/* T as 32-bit words, for the shuffles. */
-typedef union { T t; uint w[CLSCAN_T_WORDS]; } t_words;
+/* T as 32-bit words, for the shuffles (a partial last word travels whole). */
+#define T_WORDS ((sizeof(T) + 3) / 4)
+typedef union { T t; uint w[T_WORDS]; } t_words;
 
 /* Lane l gets lane l - d's v (lanes below d keep their own). */
 inline T shuffle_up(T v, uint d)
 {
     t_words in, out;
     in.t = v;
-    for (uint k = 0; k < CLSCAN_T_WORDS; ++k) {
+    for (uint k = 0; k < T_WORDS; ++k) {
         uint r;
         asm volatile("shfl.sync.up.b32 %0, %1, %2, 0, 0xffffffff;" : "=r"(r) : "r"(in.w[k]), "r"(d));
         out.w[k] = r;
@@ -213,13 +239,13 @@ inline void wg_scan(T v, __local T *buf, uint li, T *prev, T *total)
 
 /* Loads the work-item's CLSCAN_ITEMS consecutive elements of the tile at `base` (NEUTRAL past
  * count).  `stage` holds STAGE_SIZE elements when CLSCAN_STAGE is 1. */
-inline void load_items(T *v, __global const T *src, ulong base, ulong count, uint li,
+inline void load_items(T *v, __global const IN_T *src IN_PARAMS, ulong base, ulong count, uint li,
                        __local T *stage)
 {
 #if CLSCAN_STAGE
     for (uint k = 0; k < CLSCAN_ITEMS; ++k) {
         const uint i = k * CLSCAN_WG + li;
-        stage[SIDX(i)] = base + i < count ? src[base + i] : NEUTRAL;
+        stage[SIDX(i)] = base + i < count ? LOAD_IN(src, base + i) : NEUTRAL;
     }
     barrier(CLK_LOCAL_MEM_FENCE);
     for (uint r = 0; r < RUN; ++r)
@@ -227,22 +253,21 @@ inline void load_items(T *v, __global const T *src, ulong base, ulong count, uin
             v[VIDX(l, r)] = stage[SIDX(li * CLSCAN_ITEMS + l * RUN + r)];
 #else
     (void)stage;
-    __global const T *in = src + base + (ulong)li * CLSCAN_ITEMS;
+    const ulong first = base + (ulong)li * CLSCAN_ITEMS;
     if (base + TILE <= count) {   /* a full tile: no checks in the loop */
         for (uint r = 0; r < RUN; ++r)
             for (uint l = 0; l < CLSCAN_LANES; ++l)
-                v[VIDX(l, r)] = in[l * RUN + r];
+                v[VIDX(l, r)] = LOAD_IN(src, first + l * RUN + r);
     } else {
-        const ulong first = base + (ulong)li * CLSCAN_ITEMS;
         for (uint r = 0; r < RUN; ++r)
             for (uint l = 0; l < CLSCAN_LANES; ++l)
-                v[VIDX(l, r)] = first + l * RUN + r < count ? in[l * RUN + r] : NEUTRAL;
+                v[VIDX(l, r)] = first + l * RUN + r < count ? LOAD_IN(src, first + l * RUN + r) : NEUTRAL;
     }
 #endif
 }
 
 /* Stores what load_items loaded, skipping positions past count. */
-inline void store_items(const T *v, __global T *dst, ulong base, ulong count, uint li,
+inline void store_items(const T *v, __global OUT_T *dst, ulong base, ulong count, uint li,
                         __local T *stage)
 {
 #if CLSCAN_STAGE
@@ -254,21 +279,20 @@ inline void store_items(const T *v, __global T *dst, ulong base, ulong count, ui
     for (uint k = 0; k < CLSCAN_ITEMS; ++k) {
         const uint i = k * CLSCAN_WG + li;
         if (base + i < count)
-            dst[base + i] = stage[SIDX(i)];
+            STORE_OUT(dst, base + i, stage[SIDX(i)]);
     }
 #else
     (void)stage;
-    __global T *out = dst + base + (ulong)li * CLSCAN_ITEMS;
+    const ulong first = base + (ulong)li * CLSCAN_ITEMS;
     if (base + TILE <= count) {
         for (uint r = 0; r < RUN; ++r)
             for (uint l = 0; l < CLSCAN_LANES; ++l)
-                out[l * RUN + r] = v[VIDX(l, r)];
+                STORE_OUT(dst, first + l * RUN + r, v[VIDX(l, r)]);
     } else {
-        const ulong first = base + (ulong)li * CLSCAN_ITEMS;
         for (uint r = 0; r < RUN; ++r)
             for (uint l = 0; l < CLSCAN_LANES; ++l)
                 if (first + l * RUN + r < count)
-                    out[l * RUN + r] = v[VIDX(l, r)];
+                    STORE_OUT(dst, first + l * RUN + r, v[VIDX(l, r)]);
     }
 #endif
 }
@@ -299,9 +323,9 @@ inline void item_apply(T *v, T p, const int exclusive)
     if (exclusive) {
         for (uint r = RUN - 1; r > 0; --r)
             for (uint l = 0; l < CLSCAN_LANES; ++l)
-                v[VIDX(l, r)] = COMBINE(q[l], v[VIDX(l, r - 1)]);
+                v[VIDX(l, r)] = EXCLUSIVE_OUT(v[VIDX(l, r)], COMBINE(q[l], v[VIDX(l, r - 1)]));
         for (uint l = 0; l < CLSCAN_LANES; ++l)
-            v[VIDX(l, 0)] = q[l];
+            v[VIDX(l, 0)] = EXCLUSIVE_OUT(v[VIDX(l, 0)], q[l]);
     } else {
         for (uint r = 0; r < RUN; ++r)
             for (uint l = 0; l < CLSCAN_LANES; ++l)
@@ -311,13 +335,13 @@ inline void item_apply(T *v, T p, const int exclusive)
 
 /* Scans one tile of src into dst with carry-in `carry` (NEUTRAL for the first tile).  Every
  * output is comb(carry, ...), so the result is the fold from NEUTRAL whatever the tiling. */
-inline void scan_tile(__global const T *src, __global T *dst, ulong count, T carry,
+inline void scan_tile(__global const IN_T *src IN_PARAMS, __global OUT_T *dst, ulong count, T carry,
                       const int exclusive, __local T *hs, __local T *stage)
 {
     const uint li = get_local_id(0);
     const ulong base = (ulong)get_group_id(0) * TILE;
     T v[CLSCAN_ITEMS];
-    load_items(v, src, base, count, li, stage);
+    load_items(v, src IN_ARGS, base, count, li, stage);
 
     T prev = NEUTRAL, total;
     wg_scan(item_scan(v), hs, li, &prev, &total);
@@ -335,52 +359,55 @@ inline void scan_tile(__global const T *src, __global T *dst, ulong count, T car
 
 /* The carry-in of this work-group's tile: the inclusive scan of the tile totals up to the tile
  * before it, or NEUTRAL for the first tile (and when there are no carries: one tile). */
-inline T tile_carry(__global const T *carries, uint use_carries)
+inline T tile_carry(__global const OUT_T *carries, uint use_carries)
 {
     const size_t g = get_group_id(0);
-    return use_carries && g > 0 ? carries[g - 1] : NEUTRAL;
+    return use_carries && g > 0 ? CARRY_AT(carries, g - 1) : NEUTRAL;
 }
 
 /* Scans count elements of src into dst (src == dst: in place), one tile per work-group, of the
  * kind CLSCAN_EXCLUSIVE. */
 __kernel __attribute__((reqd_work_group_size(CLSCAN_WG, 1, 1)))
-void clscan_scan_tiles(__global const T *src, ulong src_offset, __global T *dst, ulong dst_offset,
-                       ulong count, __global const T *carries, ulong carries_offset,
-                       uint use_carries)
+void clscan_scan_tiles(__global const IN_T *src, ulong src_offset, __global OUT_T *dst, ulong dst_offset,
+                       ulong count, __global const OUT_T *carries, ulong carries_offset,
+                       uint use_carries IN_KERNEL_PARAMS)
 {
     __local T hs[2 * CLSCAN_WG];
     STAGE_DECL;
-    scan_tile(src + src_offset, dst + dst_offset, count,
+    IN_KERNEL_LOCALS
+    scan_tile(src + src_offset IN_ARGS, dst + dst_offset, count,
               tile_carry(carries + carries_offset, use_carries), CLSCAN_EXCLUSIVE, hs, stage);
 }
 
 /* The same, always inclusive: used in place on the levels of tile totals. */
 __kernel __attribute__((reqd_work_group_size(CLSCAN_WG, 1, 1)))
-void clscan_scan_tiles_inclusive(__global T *data, ulong offset, ulong count,
-                                 __global const T *carries, ulong carries_offset,
-                                 uint use_carries)
+void clscan_scan_tiles_inclusive(__global OUT_T *data, ulong offset, ulong count,
+                                 __global const OUT_T *carries, ulong carries_offset,
+                                 uint use_carries IN_KERNEL_PARAMS)
 {
     __local T hs[2 * CLSCAN_WG];
     STAGE_DECL;
-    scan_tile(data + offset, data + offset, count,
+    IN_KERNEL_LOCALS
+    scan_tile(data + offset IN_ARGS, data + offset, count,
               tile_carry(carries + carries_offset, use_carries), 0, hs, stage);
 }
 
 /* Writes the total of each tile of src (count elements) to totals[group]. */
 __kernel __attribute__((reqd_work_group_size(CLSCAN_WG, 1, 1)))
-void clscan_reduce(__global const T *src, ulong src_offset, ulong count,
-                   __global T *totals, ulong totals_offset)
+void clscan_reduce(__global const IN_T *src, ulong src_offset, ulong count,
+                   __global OUT_T *totals, ulong totals_offset IN_KERNEL_PARAMS TOTALS_PARAMS)
 {
     __local T hs[2 * CLSCAN_WG];
     STAGE_DECL;
+    IN_KERNEL_LOCALS
     const uint li = get_local_id(0);
     const ulong base = (ulong)get_group_id(0) * TILE;
     T v[CLSCAN_ITEMS];
-    load_items(v, src + src_offset, base, count, li, stage);
+    load_items(v, src + src_offset IN_ARGS, base, count, li, stage);
     T prev, total;
     wg_scan(item_scan(v), hs, li, &prev, &total);
     if (li == 0)
-        totals[totals_offset + get_group_id(0)] = total;
+        STORE_TOTAL(totals, totals_offset + get_group_id(0), total);
 }
 
 /* ---- Single pass: chained scan with decoupled look-back --------------------------------------
@@ -438,14 +465,14 @@ inline void hs_in_place(__local T *buf, uint n)
 /* The total of the tile at `base`, computed by one work-item alone with the same combinations
  * in the same order as a work-group computes it (item_scan for each work-item's elements, then
  * the work-group primitive's tree, emulated in place in buf), hence with the same bits. */
-inline T tile_total_alone(__global const T *src, ulong base, ulong count, __local T *buf)
+inline T tile_total_alone(__global const IN_T *src IN_PARAMS, ulong base, ulong count, __local T *buf)
 {
     for (uint w = 0; w < CLSCAN_WG; ++w) {
         T v[CLSCAN_ITEMS];
         const ulong first = base + (ulong)w * CLSCAN_ITEMS;
         for (uint r = 0; r < RUN; ++r)
             for (uint l = 0; l < CLSCAN_LANES; ++l)
-                v[VIDX(l, r)] = first + l * RUN + r < count ? src[first + l * RUN + r] : NEUTRAL;
+                v[VIDX(l, r)] = first + l * RUN + r < count ? LOAD_IN(src, first + l * RUN + r) : NEUTRAL;
         buf[w] = item_scan(v);
     }
 #ifndef CLSCAN_WG_SCAN_BLELLOCH
@@ -463,12 +490,14 @@ inline T tile_total_alone(__global const T *src, ulong base, ulong count, __loca
 /* status[0] is the ticket counter; status[1 + t] the status of tile t.  values[t] holds tile t's
  * total, values[tiles + t] its inclusive prefix. */
 __kernel __attribute__((reqd_work_group_size(CLSCAN_WG, 1, 1)))
-void clscan_scan_single_pass(__global const T *src, ulong src_offset, __global T *dst,
+void clscan_scan_single_pass(__global const IN_T *src, ulong src_offset, __global OUT_T *dst,
                              ulong dst_offset, ulong count, __global volatile uint *status,
-                             __global T *values, ulong tiles, uint ticket_base, uint epoch)
+                             __global T *values, ulong tiles, uint ticket_base, uint epoch
+                             IN_KERNEL_PARAMS)
 {
     __local T hs[2 * CLSCAN_WG];
     STAGE_DECL;
+    IN_KERNEL_LOCALS
     __local T l_value;
 #if CLSCAN_PARALLEL_LOOKBACK
     __local uint l_tile, l_first[2], l_window[WINDOW];
@@ -477,7 +506,7 @@ void clscan_scan_single_pass(__global const T *src, ulong src_offset, __global T
     __local uint l_tile, l_need, l_window[CLSCAN_WG];
 #endif
     const uint li = get_local_id(0);
-    __global const T *in = src + src_offset;
+    __global const IN_T *in = src + src_offset;
     volatile __global T *aggregates = values;
     volatile __global T *prefixes = values + tiles;
 
@@ -492,7 +521,7 @@ void clscan_scan_single_pass(__global const T *src, ulong src_offset, __global T
     const ulong base = (ulong)g * TILE;
 
     T v[CLSCAN_ITEMS];
-    load_items(v, in, base, count, li, stage);
+    load_items(v, in IN_ARGS, base, count, li, stage);
     T prev = NEUTRAL, total;
     wg_scan(item_scan(v), hs, li, &prev, &total);
 
@@ -651,7 +680,7 @@ void clscan_scan_single_pass(__global const T *src, ulong src_offset, __global T
                 if (s != 0) {
                     a = aggregates[k];
                 } else {
-                    a = tile_total_alone(in, (ulong)k * TILE, count, hs);
+                    a = tile_total_alone(in IN_ARGS, (ulong)k * TILE, count, hs);
                     /* If the tile published its total meanwhile it may also have started to
                      * write its output (in-place scans): take the published total, equal by
                      * construction. */

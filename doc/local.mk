@@ -6,11 +6,14 @@ dist_man_MANS += \
 	doc/clscan_default_device.3 \
 	doc/clscan_element_size.3 \
 	doc/clscan_enqueue.3 \
+	doc/clscan_enqueue_by_key.3 \
+	doc/clscan_enqueue_segmented.3 \
 	doc/clscan_error_string.3 \
 	doc/clscan_host.3 \
 	doc/clscan_last_error.3 \
 	doc/clscan_op_element_size.3 \
 	doc/clscan_plan_create.3 \
+	doc/clscan_plan_create_custom.3 \
 	doc/clscan_plan_get_algorithm.3 \
 	doc/clscan_plan_get_tuning.3 \
 	doc/clscan_plan_release.3 \
@@ -32,7 +35,7 @@ check-man:
 	done; exit $$status
 
 # The design and performance notes, with the measurements and plots they cite.
-EXTRA_DIST += doc/performance.md doc/perf/h200-2026-11-29.csv doc/perf/h200-2026-11-29.txt \
+EXTRA_DIST += doc/operators.md doc/performance.md doc/perf/h200-2026-11-29.csv doc/perf/h200-2026-11-29.txt \
 	doc/perf/h200-sweeps-2026-11-29.txt doc/perf/pocl-2026-11-29.csv doc/perf/pocl-2026-11-29.txt doc/perf/pocl-lanes2-2026-11-29.txt \
 	doc/perf/h200-float-sum-excl.png doc/perf/h200-int-max-incl.png doc/perf/h200-int-lastnz-incl.png \
 	doc/perf/h200-float-affine-incl.png doc/perf/h200-double-sum-excl.png \

@@ -63,6 +63,8 @@ typedef struct clscan_plan clscan_plan;
 #define CLSCAN_DEVICE_NOT_SUPPORTED    -3006 /* the device cannot run the kernels (limits too small) */
 #define CLSCAN_KERNEL_SOURCE_NOT_FOUND -3007 /* CLSCAN_KERNEL_DIR set, but a .cl file could not be read */
 #define CLSCAN_INVALID_DEVICE_SPEC     -3008 /* CLSCAN_DEVICE (or a --device string) matches no device */
+#define CLSCAN_INVALID_CUSTOM_OPERATOR -3009 /* a clscan_custom that is NULL, has a NULL or empty string or size 0 */
+#define CLSCAN_ELEMENT_SIZE_MISMATCH   -3010 /* a clscan_custom's size is not the device's sizeof(type) */
 
 /* Creates a plan for device in context.  Builds the kernels (or takes them from the program
  * cache) and chooses the work-group size from the device's limits.  On failure returns NULL and
@@ -130,6 +132,50 @@ typedef enum clscan_algorithm {
 CLSCAN_API cl_int clscan_plan_set_algorithm(clscan_plan *plan, clscan_algorithm algorithm);
 /* The algorithm the plan uses now for arrays of more than one tile (AUTO resolved). */
 CLSCAN_API clscan_algorithm clscan_plan_get_algorithm(const clscan_plan *plan);
+
+/* ---- Custom operators, segmented scans and scans by key (doc/operators.md) ------------------ */
+
+/* A user-defined operator, in OpenCL C.  The strings are compiled for the plan's device into the
+ * same kernels as the built-in operators (which are instances of the same mechanism):
+ *   typedef <type> T;  T neutral(void) { return (<neutral>); }  T comb(T a, T b) { return (<comb>); }
+ * after the preamble.  comb must be associative, neutral its neutral element on both sides; a is
+ * the previous (left) value and b the current one.  The snippets may name a, b, the preamble's
+ * declarations and OpenCL C's built-ins; they must not rely on any other name of the library's
+ * kernels, nor on the order or number of calls (a scan combines in a tree).  They run with the
+ * rights of any kernel the caller enqueues on their own device. */
+typedef struct clscan_custom {
+    const char *type;      /* OpenCL C type of one element: "float4", or a struct declared in preamble */
+    size_t      size;      /* bytes of one element in a buffer */
+    const char *neutral;   /* OpenCL C expression of that type: the neutral element */
+    const char *comb;      /* OpenCL C expression of that type in a (previous) and b (current) */
+    const char *preamble;  /* optional OpenCL C code placed before the kernels (typedefs, helpers); may be NULL */
+} clscan_custom;
+
+/* Creates a plan for a custom operator (copied: op's strings need not outlive the call).
+ * CLSCAN_INVALID_CUSTOM_OPERATOR for a NULL op, a NULL or empty type, neutral or comb, or size 0;
+ * CLSCAN_ELEMENT_SIZE_MISMATCH when size is not the device's sizeof(type); CL_BUILD_PROGRAM_FAILURE
+ * with the compiler's log in clscan_last_error() when the snippets do not compile. */
+CLSCAN_API clscan_plan *clscan_plan_create_custom(cl_context context, cl_device_id device,
+                                                  const clscan_custom *op, clscan_kind kind,
+                                                  cl_int *errcode_ret);
+
+/* Segmented scan: heads is a buffer of cl_uchar; heads[i] != 0 starts a new segment at element i
+ * (element 0 always starts one). Exclusive: the first element of each segment gets the neutral.
+ * Offsets are in elements (bytes for heads).  heads must not overlap dst.  Any plan serves; the
+ * first segmented scan of a plan (and of each tuning) builds its program. */
+CLSCAN_API cl_int clscan_enqueue_segmented(clscan_plan *plan, cl_command_queue queue,
+                                           cl_mem src, size_t src_offset, cl_mem heads, size_t heads_offset,
+                                           cl_mem dst, size_t dst_offset, size_t count,
+                                           cl_uint num_events_in_wait_list, const cl_event *event_wait_list,
+                                           cl_event *event);
+
+/* Scan by key: a new segment starts wherever keys[i] != keys[i-1]; key_type is one of the integer
+ * types (CLSCAN_INVALID_TYPE otherwise).  keys_offset is in keys; keys must not overlap dst. */
+CLSCAN_API cl_int clscan_enqueue_by_key(clscan_plan *plan, cl_command_queue queue, clscan_type key_type,
+                                        cl_mem keys, size_t keys_offset, cl_mem src, size_t src_offset,
+                                        cl_mem dst, size_t dst_offset, size_t count,
+                                        cl_uint num_events_in_wait_list, const cl_event *event_wait_list,
+                                        cl_event *event);
 
 /* Releases every cached program, and the default context and queue of clscan_host.  Plans
  * created before stay valid (they hold their own references).  Cached programs keep their

@@ -117,6 +117,8 @@ CLSCAN_API const char *clscan_error_string(cl_int code)
     NAME(CLSCAN_INVALID_ELEMENT_SIZE);
     NAME(CLSCAN_INVALID_BUCKET_COUNT);
     NAME(CLSCAN_INVALID_KEY_BITS);
+    NAME(CLSCAN_INVALID_CUSTOM_OPERATOR);
+    NAME(CLSCAN_ELEMENT_SIZE_MISMATCH);
     default: return "unknown status code";
     }
 }

@@ -23,10 +23,22 @@ cl_int clscan_fail_with_text(cl_int code, const char *text, const char *fmt, ...
 
 /* ---- source.c: the OpenCL C source of the kernels --------------------------------------- */
 extern const char clscan_embedded_clscan_ops_cl[];
+extern const char clscan_embedded_clscan_segmented_cl[];
 extern const char clscan_embedded_clscan_scan_cl[];
-/* The program source for the built-in operators (clscan_ops.cl then clscan_scan.cl), from
- * CLSCAN_KERNEL_DIR when set, else embedded.  *source is malloc'd. */
-cl_int clscan_builtin_source(char **source);
+/* Each kernel file comes from CLSCAN_KERNEL_DIR when set, else from the embedded copy.
+ * The built-in operators' definitions (clscan_ops.cl); *source is malloc'd. */
+cl_int clscan_builtin_ops_source(char **source);
+/* A program's source: op_source (the definitions of T, NEUTRAL and COMB), then, for segmented
+ * scans, clscan_segmented.cl, then clscan_scan.cl.  *source is malloc'd. */
+cl_int clscan_program_source(const char *op_source, int segmented, char **source);
+
+/* ---- custom.c: user-defined operators ---------------------------------------------------- */
+/* The definitions of T, NEUTRAL and COMB for op (checked: no NULL or empty strings, size > 0),
+ * with a compile-time check of sizeof(T) against op->size.  *source is malloc'd. */
+cl_int clscan_custom_source(const clscan_custom *op, char **source);
+/* The name the compile-time size check declares: a build log that mentions it means the
+ * declared size is not the device's sizeof(type). */
+#define CLSCAN_CUSTOM_SIZE_CHECK "clscan_declared_size_is_not_sizeof_type"
 
 /* ---- device.c: what the plan needs to know of a device ---------------------------------- */
 typedef struct clscan_device_info {
@@ -60,6 +72,10 @@ typedef struct clscan_scratch {
      * then inclusive prefixes), sized for `tiles` tiles. */
     cl_mem status, values;
     size_t tiles;
+    size_t values_bytes;      /* of values: segmented scans need more per tile */
+    /* Segmented reduce-then-scan: one flag per tile total of buffer (same indices). */
+    cl_mem flags;
+    size_t flags_bytes;
     cl_uint tickets;          /* tickets handed out so far (the counter's value), mod 2^32 */
     cl_uint epoch;            /* tag of the status words of the next scan, 1 .. 2^30 - 1 */
 } clscan_scratch;
@@ -75,25 +91,47 @@ typedef struct clscan_kernels {
     cl_kernel single_pass;           /* decoupled look-back */
 } clscan_kernels;
 
+/* The program of segmented scans and scans by key for the plan's tuning: the same kernels on
+ * (head flag, value) pairs (cl/clscan_segmented.cl), with fewer elements per work-item when
+ * pairs would not fit local memory. */
+typedef struct clscan_segmented_kernels {
+    clscan_kernels kernels;    /* program NULL: not built yet */
+    size_t items;              /* elements per work-item; the work-group size is the plan's */
+} clscan_segmented_kernels;
+
+/* segmented[] of a plan: segments from heads (this program also scans the levels of tile totals
+ * of every segmented scan), from keys compared as 32-bit or as 64-bit words. */
+#define CLSCAN_SEG_HEADS 0
+#define CLSCAN_SEG_KEYS_32 1
+#define CLSCAN_SEG_KEYS_64 2
+
 struct clscan_plan {
     cl_context context;        /* retained */
     cl_device_id device;
-    clscan_op op;
+    clscan_op op;              /* built-in operators; a custom plan has CLSCAN_SUM's tuning */
     clscan_type type;
     clscan_kind kind;
+    int custom;                /* a clscan_custom operator: op and type are not used */
     size_t element_size;
+    size_t pair_bound;         /* bytes reserved per (head flag, value) pair */
     clscan_device_info info;
+    char *op_source;           /* the definitions of T, NEUTRAL and COMB */
     char *source;              /* the program source the plan builds from */
 
     pthread_mutex_t lock;      /* kernels' arguments and the scratch table */
     size_t work_group_size;
     size_t items;              /* elements per work-item */
     clscan_kernels kernels;    /* built for that tuning */
+    clscan_segmented_kernels segmented[3];   /* CLSCAN_SEG_HEADS, _KEYS_32, _KEYS_64 */
     clscan_algorithm algorithm;
 
     clscan_scratch scratch[CLSCAN_MAX_SCRATCH];
     unsigned long long clock;
 };
+
+/* plan.c: the segmented program `which` (CLSCAN_SEG_*), built on first use for the tuning in
+ * force; called with the plan's lock held. */
+cl_int clscan_segmented_get(clscan_plan *plan, int which, const clscan_segmented_kernels **kernels);
 
 /* enqueue.c: releases every queue's scratch of the plan. */
 void clscan_release_scratch(clscan_plan *plan);

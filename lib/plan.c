@@ -62,14 +62,13 @@ static size_t lanes(const clscan_plan *plan, size_t items)
 }
 
 /* The work-group scan in two levels (cl/clscan_scan.cl, CLSCAN_SUBGROUP): on NVIDIA's OpenCL,
- * warps of 32 scan with PTX shuffles (elements of whole 32-bit words).  Returns the first
+ * warps of 32 scan with PTX shuffles (of T as 32-bit words).  Returns the first
  * level's size, or 0 for the one-level scan.  CLSCAN_FORCE_SUBGROUP=0|1 overrides, for kernel
  * development: with 1, other devices run the same two levels in local memory (the tests do). */
 static size_t subgroup_size(const clscan_plan *plan, size_t wg, int *shuffle)
 {
     const char *force = getenv("CLSCAN_FORCE_SUBGROUP");
-    *shuffle = plan->info.nvidia_ptx && plan->element_size % 4 == 0 && wg >= 32 && wg % 32 == 0 &&
-               wg <= 32 * 32;
+    *shuffle = plan->info.nvidia_ptx && wg >= 32 && wg % 32 == 0 && wg <= 32 * 32;
     if (force && *force == '0')
         *shuffle = 0;
     if (*shuffle)
@@ -86,30 +85,45 @@ static size_t subgroup_size(const clscan_plan *plan, size_t wg, int *shuffle)
  * work-group primitive (as CLSCAN_PARALLEL_LOOKBACK, below, the same code path). */
 static int tree_fold(const clscan_plan *plan)
 {
+    if (plan->custom)
+        return 0;   /* nothing is known of a user's operator */
     const int floating = plan->type == CLSCAN_FLOAT || plan->type == CLSCAN_DOUBLE;
     const int exact = !floating || plan->op == CLSCAN_MAX || plan->op == CLSCAN_MIN ||
                       plan->op == CLSCAN_LAST_NONZERO;
     return exact && use_stage(&plan->info);
 }
 
-/* Local memory the kernels need: the Hillis-Steele double buffer, and the staged tile (with a
- * slot of padding after every 32 elements). */
-static cl_ulong local_bytes(const clscan_plan *plan, size_t wg, size_t items)
+/* Local memory the kernels need for elements of e bytes: the Hillis-Steele double buffer, and
+ * the staged tile (with a slot of padding after every 32 elements). */
+static cl_ulong local_bytes(const clscan_plan *plan, size_t e, size_t wg, size_t items)
 {
     const cl_ulong tile = (cl_ulong)wg * items;
     const cl_ulong elements = 2 * (cl_ulong)wg + (use_stage(&plan->info) ? tile + tile / 32 : 0);
     /* The single pass's look-back window: CLSCAN_LOOKBACK (1) tile per work-item, a value and
      * a status word each. */
     const cl_ulong window = wg;
-    return (elements + window) * plan->element_size + window * sizeof(cl_uint);
+    return (elements + window) * e + window * sizeof(cl_uint);
 }
 
 /* Room left for the compiler's own use of local memory. */
 #define LOCAL_MEM_RESERVE 256
 
+static int fits_local_memory_with(const clscan_plan *plan, size_t e, size_t wg, size_t items)
+{
+    return local_bytes(plan, e, wg, items) + LOCAL_MEM_RESERVE <= plan->info.local_mem_size;
+}
+
 static int fits_local_memory(const clscan_plan *plan, size_t wg, size_t items)
 {
-    return local_bytes(plan, wg, items) + LOCAL_MEM_RESERVE <= plan->info.local_mem_size;
+    return fits_local_memory_with(plan, plan->element_size, wg, items);
+}
+
+/* Bytes of a (head flag, value) pair, struct { value; uchar; uchar; }, at most: the two flags
+ * are padded up to the value's alignment, a power of two that divides its size. */
+static size_t pair_bound(size_t e)
+{
+    const size_t align = e & (~e + 1);   /* the largest power of two dividing e */
+    return e + (align > 2 ? align : 2);
 }
 
 /* The automatic tuning: a starting point per device type, shrunk to the device's limits. */
@@ -132,6 +146,25 @@ static void automatic_tuning(const clscan_plan *plan, size_t *wg, size_t *items)
         *items /= 2;
     while (!fits_local_memory(plan, *wg, *items) && *wg > 1)
         *wg /= 2;
+}
+
+static void release_kernels(clscan_kernels *k);
+
+/* The automatic tuning with a power of two of elements per work-item, as the kernels need
+ * (custom elements need not be a power of two bytes). */
+static void automatic_tuning_pow2(const clscan_plan *plan, size_t *wg, size_t *items)
+{
+    automatic_tuning(plan, wg, items);
+    *items = floor_power_of_two(*items);
+}
+
+/* Drops the segmented programs (rebuilt on first use, e.g. after a new tuning). */
+static void release_segmented(clscan_plan *plan)
+{
+    for (int i = 0; i < 3; ++i) {
+        release_kernels(&plan->segmented[i].kernels);
+        plan->segmented[i].items = 0;
+    }
 }
 
 static void release_kernels(clscan_kernels *k)
@@ -170,8 +203,10 @@ static cl_int create_kernel(const clscan_plan *plan, cl_program program, const c
     return CL_SUCCESS;
 }
 
-/* Builds (or takes from the cache) the program for a tuning and creates its kernels. */
-static cl_int build_tuning(const clscan_plan *plan, size_t wg, size_t items, clscan_kernels *b)
+/* Builds (or takes from the cache) a program for a tuning and creates its kernels: source with
+ * the plan's defines and `defines` (segmented programs: the key type and the pair's size). */
+static cl_int build_program(const clscan_plan *plan, const char *source, const char *defines,
+                            size_t wg, size_t items, clscan_kernels *b)
 {
     memset(b, 0, sizeof *b);
     const char *extra = getenv("CLSCAN_BUILD_OPTIONS");
@@ -179,21 +214,23 @@ static cl_int build_tuning(const clscan_plan *plan, size_t wg, size_t items, cls
     int shuffle;
     const size_t sg = subgroup_size(plan, wg, &shuffle);
     if (sg)
-        snprintf(subgroup, sizeof subgroup, " -DCLSCAN_SUBGROUP=%zu -DCLSCAN_NV_SHUFFLE=%d -DCLSCAN_T_WORDS=%zu",
-                 sg, shuffle, plan->element_size / 4);
+        snprintf(subgroup, sizeof subgroup, " -DCLSCAN_SUBGROUP=%zu -DCLSCAN_NV_SHUFFLE=%d", sg, shuffle);
+    char op_defines[128] = "";
+    if (!plan->custom)
+        snprintf(op_defines, sizeof op_defines, "-DCLSCAN_OP=%s -DCLSCAN_TYPE=%s ",
+                 op_names[plan->op], type_names[plan->type]);
     char options[1024];
     const int n = snprintf(options, sizeof options,
-                           "%s-DCLSCAN_OP=%s -DCLSCAN_TYPE=%s -DCLSCAN_EXCLUSIVE=%d -DCLSCAN_WG=%zu "
+                           "%s%s-DCLSCAN_EXCLUSIVE=%d -DCLSCAN_WG=%zu "
                            "-DCLSCAN_ITEMS=%zu -DCLSCAN_LANES=%zu -DCLSCAN_STAGE=%d -DCLSCAN_EXACT=%d "
-                           "-DCLSCAN_PARALLEL_LOOKBACK=%d%s%s%s",
-                           plan->info.opencl_c_1_2 ? "-cl-std=CL1.2 " : "", op_names[plan->op],
-                           type_names[plan->type], plan->kind == CLSCAN_EXCLUSIVE, wg, items,
-                           lanes(plan, items), use_stage(&plan->info), tree_fold(plan),
-                           use_stage(&plan->info), subgroup,
-                           extra ? " " : "", extra ? extra : "");
+                           "-DCLSCAN_PARALLEL_LOOKBACK=%d%s%s%s%s",
+                           plan->info.opencl_c_1_2 ? "-cl-std=CL1.2 " : "", op_defines,
+                           plan->kind == CLSCAN_EXCLUSIVE, wg, items, lanes(plan, items),
+                           use_stage(&plan->info), tree_fold(plan), use_stage(&plan->info), subgroup,
+                           defines, extra ? " " : "", extra ? extra : "");
     if (n < 0 || (size_t)n >= sizeof options)
         return clscan_fail(CL_INVALID_BUILD_OPTIONS, "CLSCAN_BUILD_OPTIONS is too long");
-    cl_int err = clscan_program_get(plan->context, plan->device, plan->source, options, &b->program);
+    cl_int err = clscan_program_get(plan->context, plan->device, source, options, &b->program);
     if (err == CL_SUCCESS)
         err = create_kernel(plan, b->program, "clscan_scan_tiles", wg, &b->scan_tiles);
     if (err == CL_SUCCESS)
@@ -207,8 +244,44 @@ static cl_int build_tuning(const clscan_plan *plan, size_t wg, size_t items, cls
     return err;
 }
 
+static cl_int build_tuning(const clscan_plan *plan, size_t wg, size_t items, clscan_kernels *b)
+{
+    return build_program(plan, plan->source, "", wg, items, b);
+}
+
+cl_int clscan_segmented_get(clscan_plan *plan, int which, const clscan_segmented_kernels **kernels)
+{
+    clscan_segmented_kernels *s = &plan->segmented[which];
+    if (!s->kernels.program) {
+        const size_t wg = plan->work_group_size;
+        size_t items = plan->items;
+        while (items > 1 && (!fits_local_memory_with(plan, plan->pair_bound, wg, items) || wg * items < 2))
+            items /= 2;
+        if (!fits_local_memory_with(plan, plan->pair_bound, wg, items) || wg * items < 2)
+            return clscan_fail(CLSCAN_DEVICE_NOT_SUPPORTED, "%s has too little local memory for "
+                               "segmented scans of %zu-byte elements with %zu work-items per "
+                               "work-group", plan->info.name, plan->element_size, wg);
+        char *source = NULL;
+        cl_int err = clscan_program_source(plan->op_source, 1, &source);
+        if (err != CL_SUCCESS)
+            return err;
+        char defines[128];
+        snprintf(defines, sizeof defines, " -DCLSCAN_PAIR_BOUND=%zu%s", plan->pair_bound,
+                 which == CLSCAN_SEG_KEYS_64 ? " -DCLSCAN_KEY_TYPE=ulong"
+                 : which == CLSCAN_SEG_KEYS_32 ? " -DCLSCAN_KEY_TYPE=uint" : "");
+        err = build_program(plan, source, defines, wg, items, &s->kernels);
+        free(source);
+        if (err != CL_SUCCESS)
+            return err;
+        s->items = items;
+    }
+    *kernels = s;
+    return CL_SUCCESS;
+}
+
 static void install(clscan_plan *plan, clscan_kernels *b, size_t wg, size_t items)
 {
+    release_segmented(plan);
     clscan_kernels old = plan->kernels;
     plan->kernels = *b;
     plan->work_group_size = wg;
@@ -251,48 +324,29 @@ static cl_int validate_create(cl_context context, cl_device_id device, clscan_op
     return check_device_in_context(context, device);
 }
 
-CLSCAN_API clscan_plan *clscan_plan_create(cl_context context, cl_device_id device, clscan_op op,
-                                           clscan_type type, clscan_kind kind, cl_int *errcode_ret)
+static void free_plan(clscan_plan *plan)
 {
-    cl_int dummy;
-    cl_int *err = errcode_ret ? errcode_ret : &dummy;
-    if ((*err = validate_create(context, device, op, type, kind)) != CL_SUCCESS)
-        return NULL;
+    free(plan->op_source);
+    free(plan->source);
+    free(plan);
+}
 
-    clscan_plan *plan = calloc(1, sizeof *plan);
-    if (!plan) {
-        *err = clscan_fail(CL_OUT_OF_HOST_MEMORY, "out of host memory for a plan");
+/* The rest of plan creation, common to built-in and custom operators: plan has its operator
+ * (op_source, element_size) and kind; on failure it is freed. */
+static clscan_plan *finish_create(clscan_plan *plan, cl_int *err)
+{
+    plan->pair_bound = pair_bound(plan->element_size);
+    if ((*err = clscan_program_source(plan->op_source, 0, &plan->source)) != CL_SUCCESS) {
+        free_plan(plan);
         return NULL;
     }
-    plan->context = context;
-    plan->device = device;
-    plan->op = op;
-    plan->type = type;
-    plan->kind = kind;
-    plan->element_size = clscan_op_element_size(op, type);
-    if ((*err = clscan_query_device(device, &plan->info)) != CL_SUCCESS) {
-        free(plan);
-        return NULL;
-    }
-    if (type == CLSCAN_DOUBLE && !plan->info.has_fp64) {
-        *err = clscan_fail(CLSCAN_FP64_NOT_SUPPORTED, "CLSCAN_DOUBLE needs cl_khr_fp64, which %s "
-                           "does not offer", plan->info.name);
-        free(plan);
-        return NULL;
-    }
-    if ((*err = clscan_builtin_source(&plan->source)) != CL_SUCCESS) {
-        free(plan);
-        return NULL;
-    }
-
     size_t wg, items;
-    automatic_tuning(plan, &wg, &items);
+    automatic_tuning_pow2(plan, &wg, &items);
     if (!fits_local_memory(plan, wg, items) || wg * items < 2) {
         *err = clscan_fail(CLSCAN_DEVICE_NOT_SUPPORTED, "%s has %llu bytes of local memory: too little "
                            "for %zu-byte elements", plan->info.name,
                            (unsigned long long)plan->info.local_mem_size, plan->element_size);
-        free(plan->source);
-        free(plan);
+        free_plan(plan);
         return NULL;
     }
     /* The kernel may run fewer work-items than the device (registers): halve until it fits. */
@@ -300,13 +354,90 @@ CLSCAN_API clscan_plan *clscan_plan_create(cl_context context, cl_device_id devi
     while ((*err = build_tuning(plan, wg, items, &b)) == CL_INVALID_WORK_GROUP_SIZE && wg > 1)
         wg /= 2;
     if (*err != CL_SUCCESS) {
-        free(plan->source);
-        free(plan);
+        free_plan(plan);
         return NULL;
     }
     pthread_mutex_init(&plan->lock, NULL);
-    clRetainContext(context);
+    clRetainContext(plan->context);
     install(plan, &b, wg, items);
+    return plan;
+}
+
+/* A new plan with the fields every operator has; NULL (and *err set) on failure. */
+static clscan_plan *new_plan(cl_context context, cl_device_id device, clscan_kind kind, cl_int *err)
+{
+    clscan_plan *plan = calloc(1, sizeof *plan);
+    if (!plan) {
+        *err = clscan_fail(CL_OUT_OF_HOST_MEMORY, "out of host memory for a plan");
+        return NULL;
+    }
+    plan->context = context;
+    plan->device = device;
+    plan->kind = kind;
+    if ((*err = clscan_query_device(device, &plan->info)) != CL_SUCCESS) {
+        free(plan);
+        return NULL;
+    }
+    return plan;
+}
+
+CLSCAN_API clscan_plan *clscan_plan_create(cl_context context, cl_device_id device, clscan_op op,
+                                           clscan_type type, clscan_kind kind, cl_int *errcode_ret)
+{
+    cl_int dummy;
+    cl_int *err = errcode_ret ? errcode_ret : &dummy;
+    if ((*err = validate_create(context, device, op, type, kind)) != CL_SUCCESS)
+        return NULL;
+    clscan_plan *plan = new_plan(context, device, kind, err);
+    if (!plan)
+        return NULL;
+    plan->op = op;
+    plan->type = type;
+    plan->element_size = clscan_op_element_size(op, type);
+    if (type == CLSCAN_DOUBLE && !plan->info.has_fp64) {
+        *err = clscan_fail(CLSCAN_FP64_NOT_SUPPORTED, "CLSCAN_DOUBLE needs cl_khr_fp64, which %s "
+                           "does not offer", plan->info.name);
+        free_plan(plan);
+        return NULL;
+    }
+    if ((*err = clscan_builtin_ops_source(&plan->op_source)) != CL_SUCCESS) {
+        free_plan(plan);
+        return NULL;
+    }
+    return finish_create(plan, err);
+}
+
+CLSCAN_API clscan_plan *clscan_plan_create_custom(cl_context context, cl_device_id device,
+                                                  const clscan_custom *op, clscan_kind kind,
+                                                  cl_int *errcode_ret)
+{
+    cl_int dummy;
+    cl_int *err = errcode_ret ? errcode_ret : &dummy;
+    char *op_source = NULL;
+    /* CLSCAN_SUM and CLSCAN_INT32 only stand in for validate_create's checks of op and type. */
+    if ((*err = clscan_custom_source(op, &op_source)) != CL_SUCCESS)
+        return NULL;
+    if ((*err = validate_create(context, device, CLSCAN_SUM, CLSCAN_INT32, kind)) != CL_SUCCESS) {
+        free(op_source);
+        return NULL;
+    }
+    clscan_plan *plan = new_plan(context, device, kind, err);
+    if (!plan) {
+        free(op_source);
+        return NULL;
+    }
+    plan->custom = 1;
+    plan->op = CLSCAN_SUM;   /* the automatic tuning of a simple operator */
+    plan->type = CLSCAN_INT32;
+    plan->op_source = op_source;
+    plan->element_size = op->size;
+    plan = finish_create(plan, err);
+    if (!plan && *err == CL_BUILD_PROGRAM_FAILURE &&
+        strstr(clscan_last_error(), CLSCAN_CUSTOM_SIZE_CHECK)) {
+        *err = clscan_fail(CLSCAN_ELEMENT_SIZE_MISMATCH, "clscan_plan_create_custom: op->size is %zu, "
+                           "but the device's sizeof(%s) is not %zu (the compile-time check %s failed)",
+                           op->size, op->type, op->size, CLSCAN_CUSTOM_SIZE_CHECK);
+    }
     return plan;
 }
 
@@ -316,7 +447,7 @@ CLSCAN_API cl_int clscan_plan_set_tuning(clscan_plan *plan, size_t work_group_si
     if (!plan)
         return clscan_fail(CLSCAN_INVALID_PLAN, "clscan_plan_set_tuning: plan is NULL");
     size_t wg, items;
-    automatic_tuning(plan, &wg, &items);
+    automatic_tuning_pow2(plan, &wg, &items);
     if (work_group_size)
         wg = work_group_size;
     if (items_per_work_item)
@@ -389,9 +520,9 @@ CLSCAN_API void clscan_plan_release(clscan_plan *plan)
     if (!plan)
         return;
     clscan_release_scratch(plan);
+    release_segmented(plan);
     release_kernels(&plan->kernels);
     clReleaseContext(plan->context);
     pthread_mutex_destroy(&plan->lock);
-    free(plan->source);
-    free(plan);
+    free_plan(plan);
 }

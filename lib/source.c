@@ -45,40 +45,59 @@ static cl_int read_kernel_file(const char *dir, const char *name, char **text)
     return CL_SUCCESS;
 }
 
-static char *concat(const char *a, const char *b)
+/* The text of the kernel file `name`: from CLSCAN_KERNEL_DIR when set, else embedded. */
+static cl_int kernel_file(const char *name, const char *embedded, char **text)
 {
-    const size_t la = strlen(a), lb = strlen(b);
-    char *s = malloc(la + lb + 2);
-    if (s) {
-        memcpy(s, a, la);
-        s[la] = '\n';
-        memcpy(s + la + 1, b, lb + 1);
+    const char *dir = getenv("CLSCAN_KERNEL_DIR");
+    if (dir && *dir)
+        return read_kernel_file(dir, name, text);
+    const size_t n = strlen(embedded) + 1;
+    if (!(*text = malloc(n)))
+        return clscan_fail(CL_OUT_OF_HOST_MEMORY, "out of host memory for the kernel source");
+    memcpy(*text, embedded, n);
+    return CL_SUCCESS;
+}
+
+/* Joins parts (NULL-terminated list) with a newline after each; NULL when out of memory. */
+static char *join(const char *const *parts)
+{
+    size_t n = 1;
+    for (const char *const *p = parts; *p; ++p)
+        n += strlen(*p) + 1;
+    char *s = malloc(n), *end = s;
+    if (!s)
+        return NULL;
+    for (const char *const *p = parts; *p; ++p) {
+        const size_t len = strlen(*p);
+        memcpy(end, *p, len);
+        end[len] = '\n';
+        end += len + 1;
     }
+    *end = '\0';
     return s;
 }
 
-cl_int clscan_builtin_source(char **source)
+cl_int clscan_builtin_ops_source(char **source)
 {
-    const char *dir = getenv("CLSCAN_KERNEL_DIR");
-    char *ops = NULL, *scan = NULL, *all;
-    if (dir && *dir) {
-        cl_int err = read_kernel_file(dir, "clscan_ops.cl", &ops);
-        if (err == CL_SUCCESS)
-            err = read_kernel_file(dir, "clscan_scan.cl", &scan);
-        if (err != CL_SUCCESS) {
-            free(ops);
-            return err;
-        }
-        all = concat(ops, scan);
-        free(ops);
-        free(scan);
-    } else {
-        all = concat(clscan_embedded_clscan_ops_cl, clscan_embedded_clscan_scan_cl);
+    return kernel_file("clscan_ops.cl", clscan_embedded_clscan_ops_cl, source);
+}
+
+cl_int clscan_program_source(const char *op_source, int segmented, char **source)
+{
+    char *seg = NULL, *scan = NULL;
+    cl_int err = CL_SUCCESS;
+    if (segmented)
+        err = kernel_file("clscan_segmented.cl", clscan_embedded_clscan_segmented_cl, &seg);
+    if (err == CL_SUCCESS)
+        err = kernel_file("clscan_scan.cl", clscan_embedded_clscan_scan_cl, &scan);
+    if (err == CL_SUCCESS) {
+        const char *parts[] = {op_source, seg ? seg : scan, seg ? scan : NULL, NULL};
+        if (!(*source = join(parts)))
+            err = clscan_fail(CL_OUT_OF_HOST_MEMORY, "out of host memory for the kernel source");
     }
-    if (!all)
-        return clscan_fail(CL_OUT_OF_HOST_MEMORY, "out of host memory for the kernel source");
-    *source = all;
-    return CL_SUCCESS;
+    free(seg);
+    free(scan);
+    return err;
 }
 
 /* The source of one of the algorithms' programs (compaction, radix sort): one file of cl/,

@@ -18,8 +18,13 @@ TESTUTIL_ = tests/testutil.c tests/testutil.h
 #   kernel_variants.sh runs it on the GPUs' staged code path and the Blelloch primitive.
 # errors_test: bad input (status codes, messages, untouched buffers), sources from CLSCAN_KERNEL_DIR.
 # threads_test: one plan from two threads, out-of-order queue, user events, per-thread errors.
-check_PROGRAMS += tests/scan_test tests/multilevel_test tests/noncomm_test tests/errors_test tests/threads_test
+# custom_test: custom operators (testops.c) against their references, the custom AFFINE bitwise
+#   against the built-in, and bad custom operators.
+# segmented_test: segmented scans and scans by key of built-in and custom operators, bad input.
+check_PROGRAMS += tests/scan_test tests/multilevel_test tests/noncomm_test tests/errors_test tests/threads_test \
+	tests/custom_test tests/segmented_test
 TESTS += tests/scan_test tests/multilevel_test tests/noncomm_test tests/errors_test tests/threads_test \
+	tests/custom_test tests/segmented_test \
 	tests/swapped_comb.sh tests/kernel_variants.sh
 XFAIL_TESTS += tests/swapped_comb.sh
 
@@ -52,6 +57,16 @@ TESTS += tests/lookback_test
 tests_lookback_test_SOURCES = tests/lookback_test.c $(TESTUTIL_)
 tests_lookback_test_CFLAGS = $(TESTS_CFLAGS_)
 tests_lookback_test_LDADD = $(TESTS_LDADD_)
+
+TESTOPS_ = tests/testops.c tests/testops.h
+
+tests_custom_test_SOURCES = tests/custom_test.c $(TESTOPS_) $(TESTUTIL_)
+tests_custom_test_CFLAGS = $(TESTS_CFLAGS_)
+tests_custom_test_LDADD = $(TESTS_LDADD_)
+
+tests_segmented_test_SOURCES = tests/segmented_test.c $(TESTOPS_) $(TESTUTIL_)
+tests_segmented_test_CFLAGS = $(TESTS_CFLAGS_)
+tests_segmented_test_LDADD = $(TESTS_LDADD_)
 
 # The source tree (for the kernel sources errors_test copies) and the program that
 # swapped_comb.sh runs.

@@ -1,0 +1,126 @@
+/* clscan segmented scans: the operator's T, NEUTRAL and COMB (from clscan_ops.cl or a custom
+ * operator, before this file) become the value of a (head flag, value) pair, and the scan
+ * kernels of clscan_scan.cl, included after this file, scan pairs with the segmented operator
+ *   comb((fa, a), (fb, b)) = (fa | fb, comb(fb ? NEUTRAL : a, b))
+ * which is associative (doc/operators.md) and not commutative, so the tiles, levels and
+ * look-back of the plain scan serve unchanged: a head cuts every carry that reaches it.
+ *
+ * Needs from the build options:
+ *   CLSCAN_PAIR_BOUND  the bytes the host reserves per pair (checked below)
+ * Optional:
+ *   CLSCAN_KEY_TYPE    a scan by key, with keys of this integer type (uint or ulong: keys are
+ *                      only compared for equality, so signedness does not matter)
+ *
+ * Sources and destinations: the values are arrays of the operator's type; the heads are read
+ * from a uchar array, or (by key) computed as keys[i] != keys[i-1]; element 0 of a scan always
+ * starts a segment.  The levels of tile totals of reduce-then-scan are kept in the same form as
+ * heads, a value array and a uchar array of flags: a scan by key runs its levels with the
+ * kernels of the heads program of the same plan (same pairs, same tiles).  The choice between
+ * heads and keys is made at compile time: a run-time switch in the loads costs a CPU its
+ * vectorisation. */
+
+#define CLSCAN_SEGMENTED 1
+
+typedef T clscan_value;
+
+inline clscan_value clscan_value_neutral(void)
+{
+    return NEUTRAL;
+}
+
+inline clscan_value clscan_value_comb(clscan_value a, clscan_value b)
+{
+    return COMB(a, b);
+}
+
+#undef T
+#undef NEUTRAL
+#undef COMB
+
+/* h: some segment starts within the elements combined; own: the last of them starts one (kept
+ * so that an exclusive scan can give each segment's first element the neutral value). */
+typedef struct clscan_pair {
+    clscan_value v;
+    uchar h;
+    uchar own;
+} clscan_pair;
+
+/* The host sizes local and scratch memory with CLSCAN_PAIR_BOUND bytes per pair. */
+typedef char clscan_pair_fits_its_bound[(sizeof(clscan_pair) <= CLSCAN_PAIR_BOUND) ? 1 : -1];
+
+inline clscan_pair clscan_pair_make(clscan_value v, uchar h)
+{
+    clscan_pair p;
+    p.v = v;
+    p.h = h;
+    p.own = h;
+    return p;
+}
+
+inline clscan_pair clscan_pair_neutral(void)
+{
+    return clscan_pair_make(clscan_value_neutral(), 0);
+}
+
+/* a is the previous pair, b the current one.  A head restarts from the neutral value rather
+ * than taking b as it is, so that a segment's scan has the bits of a scan of that segment alone
+ * (comb(NEUTRAL, b) need not be b bitwise: LAST_NONZERO turns -0.0 into +0.0). */
+inline clscan_pair clscan_pair_comb(clscan_pair a, clscan_pair b)
+{
+    clscan_pair r;
+    r.v = clscan_value_comb(b.h ? clscan_value_neutral() : a.v, b.v);
+    r.h = a.h | b.h;
+    r.own = b.own;
+    return r;
+}
+
+#define T clscan_pair
+#define NEUTRAL clscan_pair_neutral()
+#define COMB(a, b) clscan_pair_comb((a), (b))
+
+#ifdef CLSCAN_KEY_TYPE
+#define KEY_T CLSCAN_KEY_TYPE
+#else
+#define KEY_T uchar   /* unused */
+#endif
+
+/* Element i of the values with its head flag (without branches: element 0 compares its key
+ * with itself). */
+inline clscan_pair clscan_pair_load(__global const clscan_value *values, __global const uchar *heads,
+                                    __global const KEY_T *keys, ulong i)
+{
+#ifdef CLSCAN_KEY_TYPE
+    (void)heads;
+    const uchar h = (i == 0) | (keys[i] != keys[i - (i != 0)]);
+#else
+    (void)keys;
+    const uchar h = (i == 0) | (heads[i] != 0);
+#endif
+    return clscan_pair_make(values[i], h);
+}
+
+/* Exclusive: the first element of a segment gets the neutral value, the others the combination
+ * of the elements before them in their segment (prev: a head cuts it short already). */
+inline clscan_pair clscan_pair_exclusive(clscan_pair cur, clscan_pair prev)
+{
+    return cur.own ? clscan_pair_neutral() : prev;
+}
+
+/* The hooks of clscan_scan.cl (see there). */
+#define IN_T clscan_value
+#define OUT_T clscan_value
+#define IN_PARAMS , __global const uchar *heads, __global const KEY_T *keys
+#define IN_ARGS , heads, keys
+#define IN_KERNEL_PARAMS , __global const uchar *heads_buf, ulong heads_offset, \
+                           __global const KEY_T *keys_buf, ulong keys_offset
+#define IN_KERNEL_LOCALS __global const uchar *heads = heads_buf + heads_offset; \
+                         __global const KEY_T *keys = keys_buf + keys_offset;
+#define LOAD_IN(src, i) clscan_pair_load((src), heads, keys, (i))
+#define STORE_OUT(dst, i, x) ((dst)[i] = (x).v)
+/* A carry's flag never changes a value to its right, so carries are kept as values only. */
+#define CARRY_AT(c, i) clscan_pair_make((c)[i], 0)
+#define EXCLUSIVE_OUT(cur, prev) clscan_pair_exclusive((cur), (prev))
+/* Tile totals: the value, and in totals_heads (same indices) whether a segment starts in the
+ * tile. */
+#define TOTALS_PARAMS , __global uchar *totals_heads
+#define STORE_TOTAL(t, i, x) ((t)[i] = (x).v, totals_heads[i] = (x).h)
