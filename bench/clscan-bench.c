@@ -907,6 +907,10 @@ static int run_main(bench *b, const options *o, int argc, char **argv, FILE *csv
             clFinish(b->queue);
             if (r->status == 2 || !r->ok)
                 all_ok = 0;
+            /* At once, without the peers' columns: a run cut short (a time limit) keeps what it
+             * measured. */
+            fputs("clscan-bench: ", stderr);
+            print_row(stderr, r, (const int[NPEERS]){0});
         }
         clscan_plan_release(plan);
     }
