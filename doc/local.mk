@@ -64,3 +64,4 @@ EXTRA_DIST += doc/perf/h200-kernels-2026-11-29.txt doc/perf/h200-lookback-window
 	doc/perf/h200-algos-2026-11-29.txt doc/perf/h200-algos-2026-11-29.csv
 EXTRA_DIST += doc/perf/h200-algos-compact-50.png doc/perf/h200-algos-compact-1.png doc/perf/h200-algos-bucket-65536.png \
 	doc/perf/h200-algos-sort-u32.png doc/perf/h200-algos-sort-u32-pairs.png doc/perf/h200-algos-sort-f32.png
+EXTRA_DIST += doc/perf/pocl-session2-2026-11-29.txt doc/perf/pocl-session2-2026-11-29.csv
