@@ -141,6 +141,7 @@ static void automatic_tuning(const clscan_plan *plan, size_t *wg, size_t *items)
         *wg = 256;
         *items = 64 / e > 1 ? 64 / e : 1;
     }
+    *items = floor_power_of_two(*items);   /* elements of 24 bytes: 21 -> 16 */
     *wg = floor_power_of_two(*wg < plan->info.max_work_group_size ? *wg : plan->info.max_work_group_size);
     while (!fits_local_memory(plan, *wg, *items) && *items > 1)
         *items /= 2;
@@ -149,14 +150,6 @@ static void automatic_tuning(const clscan_plan *plan, size_t *wg, size_t *items)
 }
 
 static void release_kernels(clscan_kernels *k);
-
-/* The automatic tuning with a power of two of elements per work-item, as the kernels need
- * (custom elements need not be a power of two bytes). */
-static void automatic_tuning_pow2(const clscan_plan *plan, size_t *wg, size_t *items)
-{
-    automatic_tuning(plan, wg, items);
-    *items = floor_power_of_two(*items);
-}
 
 /* Drops the segmented programs (rebuilt on first use, e.g. after a new tuning). */
 static void release_segmented(clscan_plan *plan)
@@ -341,7 +334,7 @@ static clscan_plan *finish_create(clscan_plan *plan, cl_int *err)
         return NULL;
     }
     size_t wg, items;
-    automatic_tuning_pow2(plan, &wg, &items);
+    automatic_tuning(plan, &wg, &items);
     if (!fits_local_memory(plan, wg, items) || wg * items < 2) {
         *err = clscan_fail(CLSCAN_DEVICE_NOT_SUPPORTED, "%s has %llu bytes of local memory: too little "
                            "for %zu-byte elements", plan->info.name,
@@ -447,7 +440,7 @@ CLSCAN_API cl_int clscan_plan_set_tuning(clscan_plan *plan, size_t work_group_si
     if (!plan)
         return clscan_fail(CLSCAN_INVALID_PLAN, "clscan_plan_set_tuning: plan is NULL");
     size_t wg, items;
-    automatic_tuning_pow2(plan, &wg, &items);
+    automatic_tuning(plan, &wg, &items);
     if (work_group_size)
         wg = work_group_size;
     if (items_per_work_item)
