@@ -3,7 +3,8 @@
 # device would not use: the GPUs' code path (tiles staged through local memory, one run per
 # work-item; CLSCAN_FORCE_STAGE=1) and the Blelloch work-group primitive
 # (-DCLSCAN_WG_SCAN_BLELLOCH), alone and together, and the two-level primitive NVIDIA's warp
-# shuffles use, run in local memory (CLSCAN_FORCE_SUBGROUP=1), unstaged and staged.
+# shuffles use, run in local memory (CLSCAN_FORCE_SUBGROUP=1), unstaged and staged; then
+# tests/custom_test and tests/segmented_test on the staged two-level variant.
 # Exit 0 only if every variant passes.
 prog=${NONCOMM_TEST:-./tests/noncomm_test}
 if test ! -x "$prog"; then
@@ -21,6 +22,19 @@ for variant in "stage" "blelloch" "stage blelloch" "subgroup" "stage subgroup"; 
   case $variant in *blelloch*) opts=-DCLSCAN_WG_SCAN_BLELLOCH ;; esac
   echo "== kernel variant: $variant (CLSCAN_FORCE_STAGE=$stage CLSCAN_FORCE_SUBGROUP=$subgroup CLSCAN_BUILD_OPTIONS=$opts)"
   CLSCAN_FORCE_STAGE=$stage CLSCAN_FORCE_SUBGROUP=$subgroup CLSCAN_BUILD_OPTIONS=$opts "$prog"
+  rc=$?
+  test $rc -eq 0 || status=$rc
+done
+# Custom operators and segmented scans (pairs of a flag and a value) on the GPUs' whole code
+# path: staged tiles, the two-level primitive, the work-group-wide look-back.
+for other in "$CUSTOM_TEST" "$SEGMENTED_TEST"; do
+  test -n "$other" || continue
+  if test ! -x "$other"; then
+    echo "kernel_variants.sh: ERROR: $other is missing" >&2
+    exit 99
+  fi
+  echo "== kernel variant: stage subgroup for $other"
+  CLSCAN_FORCE_STAGE=1 CLSCAN_FORCE_SUBGROUP=1 "$other"
   rc=$?
   test $rc -eq 0 || status=$rc
 done

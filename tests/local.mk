@@ -15,7 +15,8 @@ TESTUTIL_ = tests/testutil.c tests/testutil.h
 # multilevel_test: small tiles, three to five levels, other tunings.
 # noncomm_test: AFFINE and LAST_NONZERO over several blocks and levels; swapped_comb.sh runs it
 #   again with -DCLSCAN_SWAP_COMB and must fail (XFAIL), proving the suite sees swapped arguments;
-#   kernel_variants.sh runs it on the GPUs' staged code path and the Blelloch primitive.
+#   kernel_variants.sh runs it on the GPUs' staged code path, the Blelloch and the two-level primitives,
+#   and custom_test and segmented_test on the staged two-level variant.
 # errors_test: bad input (status codes, messages, untouched buffers), sources from CLSCAN_KERNEL_DIR.
 # threads_test: one plan from two threads, out-of-order queue, user events, per-thread errors.
 # custom_test: custom operators (testops.c) against their references, the custom AFFINE bitwise
@@ -72,7 +73,9 @@ tests_segmented_test_LDADD = $(TESTS_LDADD_)
 # swapped_comb.sh runs.
 AM_TESTS_ENVIRONMENT = \
 	CLSCAN_SRCDIR='$(abs_top_srcdir)'; export CLSCAN_SRCDIR; \
-	NONCOMM_TEST='$(abs_top_builddir)/tests/noncomm_test'; export NONCOMM_TEST;
+	NONCOMM_TEST='$(abs_top_builddir)/tests/noncomm_test'; export NONCOMM_TEST; \
+	CUSTOM_TEST='$(abs_top_builddir)/tests/custom_test'; export CUSTOM_TEST; \
+	SEGMENTED_TEST='$(abs_top_builddir)/tests/segmented_test'; export SEGMENTED_TEST;
 endif
 
 # 'make check-valgrind': test programs under valgrind's memcheck (definite leaks and memory
