@@ -37,20 +37,9 @@
 #include <vector>
 
 #include "bench_algos.h"
+#include "boost_common.hpp"
 
 namespace bc = boost::compute;
-
-static double wall_ms()
-{
-    return std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now().time_since_epoch()).count();
-}
-
-static cl_ulong profile(cl_event e, cl_profiling_info what)
-{
-    cl_ulong t = 0;
-    clGetEventProfilingInfo(e, what, sizeof t, &t, nullptr);
-    return t;
-}
 
 template <class F> static double device_ms(bc::command_queue &q, F f)
 {
@@ -64,30 +53,6 @@ template <class F> static double device_ms(bc::command_queue &q, F f)
     clReleaseEvent(m2);
     return ms;
 }
-
-static bc::device pick_device(const std::string &spec)
-{
-    unsigned p = 0, d = 0;
-    if (spec.empty() || std::sscanf(spec.c_str(), "%u:%u", &p, &d) != 2)
-        return bc::system::default_device();
-    cl_uint np = 0;
-    clGetPlatformIDs(0, nullptr, &np);
-    std::vector<cl_platform_id> ps(np);
-    if (np)
-        clGetPlatformIDs(np, ps.data(), nullptr);
-    if (p >= np)
-        throw std::runtime_error("no OpenCL platform " + std::to_string(p));
-    cl_uint nd = 0;
-    clGetDeviceIDs(ps[p], CL_DEVICE_TYPE_ALL, 0, nullptr, &nd);
-    std::vector<cl_device_id> ds(nd);
-    if (nd)
-        clGetDeviceIDs(ps[p], CL_DEVICE_TYPE_ALL, nd, ds.data(), nullptr);
-    if (d >= nd)
-        throw std::runtime_error("no OpenCL device " + spec);
-    return bc::device(ds[d]);
-}
-
-static double median(std::vector<double> v) { return bench_median(v.data(), (int)v.size()); }
 
 static void run(bc::command_queue &q, int c, size_t n, int reps)
 {

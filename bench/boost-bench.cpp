@@ -33,6 +33,7 @@
 #include <vector>
 
 #include "bench_common.h"
+#include "boost_common.hpp"
 
 namespace bc = boost::compute;
 
@@ -41,19 +42,7 @@ BOOST_COMPUTE_FUNCTION(bc::float2_, affine_comb, (bc::float2_ p, bc::float2_ c),
 });
 BOOST_COMPUTE_FUNCTION(int, last_nonzero, (int p, int c), { return c != 0 ? c : p; });
 
-static double wall_ms()
-{
-    return std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now().time_since_epoch()).count();
-}
-
 static bool gate_ever_failed = false;
-
-static cl_ulong profile(cl_event e, cl_profiling_info what)
-{
-    cl_ulong t = 0;
-    clGetEventProfilingInfo(e, what, sizeof t, &t, nullptr);
-    return t;
-}
 
 // Device time of f() (see the top of the file).
 template <class F> static double device_ms(bc::command_queue &q, F f)
@@ -109,30 +98,6 @@ struct options {
     std::vector<int> cases;
     int min_log2 = 10, max_log2 = 28, reps = 10;
 };
-
-static bc::device pick_device(const std::string &spec)
-{
-    unsigned p = 0, d = 0;
-    if (spec.empty() || std::sscanf(spec.c_str(), "%u:%u", &p, &d) != 2)
-        return bc::system::default_device();
-    cl_uint np = 0;
-    clGetPlatformIDs(0, nullptr, &np);
-    std::vector<cl_platform_id> ps(np);
-    if (np)
-        clGetPlatformIDs(np, ps.data(), nullptr);
-    if (p >= np)
-        throw std::runtime_error("no OpenCL platform " + std::to_string(p));
-    cl_uint nd = 0;
-    clGetDeviceIDs(ps[p], CL_DEVICE_TYPE_ALL, 0, nullptr, &nd);
-    std::vector<cl_device_id> ds(nd);
-    if (nd)
-        clGetDeviceIDs(ps[p], CL_DEVICE_TYPE_ALL, nd, ds.data(), nullptr);
-    if (d >= nd)
-        throw std::runtime_error("no OpenCL device " + spec);
-    return bc::device(ds[d]);
-}
-
-static double median(std::vector<double> v) { return bench_median(v.data(), (int)v.size()); }
 
 // One case at one count.  T: Boost's element type; scan(in, out): the Boost call.
 template <class T, class Scan>

@@ -13,7 +13,7 @@ BENCH_ARGS =
 # Boost.Compute on the same OpenCL device.
 if HAVE_BOOST_COMPUTE
 noinst_PROGRAMS += bench/boost-bench
-bench_boost_bench_SOURCES = bench/boost-bench.cpp bench/bench_common.h
+bench_boost_bench_SOURCES = bench/boost-bench.cpp bench/bench_common.h bench/boost_common.hpp
 bench_boost_bench_CPPFLAGS = $(AM_CPPFLAGS) -DCL_TARGET_OPENCL_VERSION=120
 bench_boost_bench_CXXFLAGS = $(WARN_CFLAGS) $(PTHREAD_CFLAGS)
 bench_boost_bench_LDADD = $(OPENCL_LIBS)
@@ -49,7 +49,7 @@ BENCH_ALGOS_PEERS =
 BENCH_ALGOS_PEER_ARGS =
 if HAVE_BOOST_COMPUTE
 noinst_PROGRAMS += bench/boost-bench-algos
-bench_boost_bench_algos_SOURCES = bench/boost-bench-algos.cpp bench/bench_algos.h bench/bench_common.h
+bench_boost_bench_algos_SOURCES = bench/boost-bench-algos.cpp bench/bench_algos.h bench/bench_common.h bench/boost_common.hpp
 bench_boost_bench_algos_CPPFLAGS = $(AM_CPPFLAGS) -DCL_TARGET_OPENCL_VERSION=120
 bench_boost_bench_algos_CXXFLAGS = $(WARN_CFLAGS) $(PTHREAD_CFLAGS)
 bench_boost_bench_algos_LDADD = $(OPENCL_LIBS)
