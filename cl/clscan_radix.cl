@@ -10,6 +10,12 @@
  *   CLSCAN_HIST_COLUMNS 1: histograms without atomics (CPUs); 0: with local atomics (GPUs)
  *   CLSCAN_SCATTER_STAGED 1: the scatter orders the block in local memory first and writes it
  *                      out coalesced (GPUs; blocks of at most 65536 keys); 0: straight (CPUs)
+ *   CLSCAN_SCATTER_RANKED 1 (GPUs with CLSCAN_WG == RADIX): the scatter loads the block striped
+ *                      (coalesced) and ranks the keys by groups of 32 work-items ("warps"), each
+ *                      with its own digit counts (see below), instead of the (digit, work-item)
+ *                      table; the order in the block is then warp, round, lane: the input order
+ *   CLSCAN_MATCH_PTX   1 (NVIDIA's OpenCL only): the warps find equal digits with the PTX
+ *                      instruction match.any.sync; 0: through local atomics and barriers
  * A pass sorts by the digit (t >> shift) & (RADIX - 1) of t = min(order(key), clamp) & mask,
  * where order() maps the keys to unsigned integers of the same order.  A block is
  * CLSCAN_WG * CLSCAN_ITEMS consecutive keys, one per work-group:
@@ -127,6 +133,65 @@ void clscan_radix_histogram(__global const K *keys, ulong keys_offset, ulong cou
 #endif
 }
 
+#ifndef CLSCAN_SCATTER_RANKED
+#define CLSCAN_SCATTER_RANKED 0
+#endif
+#ifndef CLSCAN_MATCH_PTX
+#define CLSCAN_MATCH_PTX 0
+#endif
+
+#if CLSCAN_SCATTER_RANKED
+#if CLSCAN_WG != RADIX || TILE > 65536
+#error "CLSCAN_SCATTER_RANKED needs CLSCAN_WG == 256 work-items and at most 2048 keys each"
+#endif
+/* Ranking by warps.  Warp w (work-items 32w ... 32w + 31) holds the block's keys
+ * 32 * CLSCAN_ITEMS * w + 32 * r + lane for rounds r = 0 ... CLSCAN_ITEMS - 1: loads are
+ * coalesced and the order (warp, round, lane) is the input order.  In each round every lane
+ * finds the lanes of its warp with the same digit (its peers); its rank among the warp's keys of
+ * that digit is the warp's count so far plus its peers in lower lanes, and the highest peer
+ * adds the peers to the count.  After the rounds, one scan of the (digit, warp) counts gives
+ * every key its rank in the block. */
+#define NWARPS (CLSCAN_WG / 32)
+#define NOT_A_DIGIT RADIX   /* positions past count: their own peers, never counted */
+
+#if CLSCAN_MATCH_PTX
+inline uint warp_lane(void)
+{
+    uint r;
+    asm volatile("mov.u32 %0, %%laneid;" : "=r"(r));
+    return r;
+}
+
+inline uint warp_match(uint d)
+{
+    uint m;
+    asm volatile("match.any.sync.b32 %0, %1, 0xffffffff;" : "=r"(m) : "r"(d));
+    return m;
+}
+
+/* Orders the warp's local memory accesses (the highest peer's count update before the next
+ * round's reads). */
+inline void warp_sync(void)
+{
+    asm volatile("bar.warp.sync 0xffffffff;" ::: "memory");
+}
+#endif
+
+/* Exclusive sum over the work-group (Hillis-Steele, double-buffered in buf[2 * CLSCAN_WG]). */
+inline uint wg_exclusive_sum(uint v, __local uint *buf, uint li)
+{
+    uint rd = 0, wr = CLSCAN_WG;
+    buf[li] = v;
+    barrier(CLK_LOCAL_MEM_FENCE);
+    for (uint d = 1; d < CLSCAN_WG; d <<= 1) {
+        buf[wr + li] = li >= d ? buf[rd + li - d] + buf[rd + li] : buf[rd + li];
+        barrier(CLK_LOCAL_MEM_FENCE);
+        const uint t = rd; rd = wr; wr = t;
+    }
+    return buf[rd + li] - v;
+}
+#endif
+
 /* index_mode 0: no permutation; 1: index_out gets the input position (first pass); 2: it gets
  * index_in of the input position (later passes). */
 __kernel __attribute__((reqd_work_group_size(CLSCAN_WG, 1, 1)))
@@ -136,6 +201,95 @@ void clscan_radix_scatter(__global const K *keys_in, ulong keys_in_offset, __glo
                           ulong index_in_offset, __global uint *index_out, ulong index_out_offset, uint index_mode, ulong count,
                           uint shift, K mask, K clamp, __global const uint *offsets, uint nblocks)
 {
+#if CLSCAN_SCATTER_RANKED
+    __local uint counts_of[NWARPS * RADIX];    /* (warp, digit): keys ranked so far; then offsets */
+#if CLSCAN_MATCH_PTX
+    __local uint scratch[2 * CLSCAN_WG];       /* the scan's buffer */
+#else
+    __local uint scratch[2 * NWARPS * RADIX];  /* two sets of (warp, digit) lane masks; the scan's buffer */
+#endif
+    __local uint dest[RADIX];
+    __local ushort order[TILE];                /* order[rank in block] = position in block */
+    const uint li = get_local_id(0), g = get_group_id(0);
+    const uint w = li / 32;
+#if CLSCAN_MATCH_PTX
+    const uint lane = warp_lane();
+#else
+    const uint lane = li % 32;
+#endif
+    const uint below = (1u << lane) - 1u;      /* lanes under this one */
+    const ulong base = (ulong)g * TILE;
+    const uint in_block = count - base < TILE ? (uint)(count - base) : TILE;
+    __global const K *in = keys_in + keys_in_offset;
+    __local uint *mine = counts_of + w * RADIX;
+
+    for (uint j = li; j < NWARPS * RADIX; j += CLSCAN_WG)
+        counts_of[j] = 0;
+#if !CLSCAN_MATCH_PTX
+    for (uint j = li; j < 2 * NWARPS * RADIX; j += CLSCAN_WG)
+        scratch[j] = 0;
+#endif
+    barrier(CLK_LOCAL_MEM_FENCE);
+
+    uint digit[CLSCAN_ITEMS];
+    ushort rank[CLSCAN_ITEMS];
+    const uint first = w * 32 * CLSCAN_ITEMS + lane;
+    for (uint r = 0; r < CLSCAN_ITEMS; ++r) {
+        const uint pos = first + 32 * r;
+        const uint d = pos < in_block ? digit_of(in[base + pos], shift, mask, clamp) : NOT_A_DIGIT;
+        digit[r] = d;
+#if CLSCAN_MATCH_PTX
+        const uint peers = warp_match(d);
+        const uint before = d < RADIX ? mine[d] : 0;
+        warp_sync();   /* every peer has read the count before the highest one adds to it */
+        if (d < RADIX && lane == 31 - clz(peers))
+            mine[d] = before + popcount(peers);
+        warp_sync();
+#else
+        /* Two sets of masks in turn: a round's masks are cleared while the next round fills
+         * the other set, so two barriers per round suffice. */
+        __local uint *masks = scratch + (r % 2) * NWARPS * RADIX + w * RADIX;
+        if (d < RADIX)
+            atomic_or(&masks[d], 1u << lane);
+        barrier(CLK_LOCAL_MEM_FENCE);
+        const uint peers = d < RADIX ? masks[d] : 0;
+        const uint before = d < RADIX ? mine[d] : 0;
+        barrier(CLK_LOCAL_MEM_FENCE);
+        if (d < RADIX && lane == 31 - clz(peers)) {
+            mine[d] = before + popcount(peers);
+            masks[d] = 0;
+        }
+#endif
+        rank[r] = (ushort)(before + popcount(peers & below));
+    }
+    barrier(CLK_LOCAL_MEM_FENCE);
+
+    /* Work-item li owns digit li: the warps' counts become offsets within the digit, the
+     * digits' totals are scanned, and dest[d] is where the block's keys of digit d go in the
+     * output, less their first rank in the block. */
+    uint run = 0;
+    for (uint v = 0; v < NWARPS; ++v) {
+        const uint c = counts_of[v * RADIX + li];
+        counts_of[v * RADIX + li] = run;
+        run += c;
+    }
+    const uint start = wg_exclusive_sum(run, scratch, li);
+    for (uint v = 0; v < NWARPS; ++v)
+        counts_of[v * RADIX + li] += start;
+    if (run)
+        dest[li] = offsets[(ulong)li * nblocks + g] - start;
+    barrier(CLK_LOCAL_MEM_FENCE);
+    for (uint r = 0; r < CLSCAN_ITEMS; ++r)
+        if (digit[r] < RADIX)
+            order[mine[digit[r]] + rank[r]] = (ushort)(first + 32 * r);
+    barrier(CLK_LOCAL_MEM_FENCE);
+
+    /* Ranks li, li + CLSCAN_WG, ...: neighbours write neighbouring addresses within a digit. */
+    for (uint rk = li; rk < in_block; rk += CLSCAN_WG) {
+        const ulong i = base + order[rk];
+        const K k = in[i];
+        const uint p = dest[digit_of(k, shift, mask, clamp)] + rk;
+#else
     __local count_t table[CELL(RADIX * CLSCAN_WG)];
     __local uint seg[CLSCAN_WG];
     __local uint dest[RADIX];
@@ -202,6 +356,7 @@ void clscan_radix_scatter(__global const K *keys_in, ulong keys_in_offset, __glo
             const uint p = dest[digit_of(k, shift, mask, clamp)] + table[x];
             table[x] += 1;
 #endif
+#endif
             keys_out[keys_out_offset + p] = k;
 #if CLSCAN_VALUE_SIZE > 0
             __global const VW *vs = values_in + (values_in_offset + i) * VWORDS;
@@ -211,7 +366,7 @@ void clscan_radix_scatter(__global const K *keys_in, ulong keys_in_offset, __glo
 #endif
             if (index_mode)
                 index_out[index_out_offset + p] = index_mode == 1 ? (uint)i : index_in[index_in_offset + i];
-#if !CLSCAN_SCATTER_STAGED
+#if !CLSCAN_SCATTER_STAGED && !CLSCAN_SCATTER_RANKED
         }
 #endif
     }

@@ -79,6 +79,7 @@ typedef struct radix_engine {
     clscan_device_info info;
     size_t key_size, value_size;
     size_t wg, items;            /* a block (one work-group) sorts wg * items keys per pass */
+    int ranked;                  /* GPUs: the scatter ranks by warps (CLSCAN_SCATTER_RANKED) */
     cl_program program;
     cl_kernel histogram, scatter, bucket_offsets;
     clscan_plan *scan;
