@@ -4,7 +4,9 @@
 # work-item; CLSCAN_FORCE_STAGE=1) and the Blelloch work-group primitive
 # (-DCLSCAN_WG_SCAN_BLELLOCH), alone and together, and the two-level primitive NVIDIA's warp
 # shuffles use, run in local memory (CLSCAN_FORCE_SUBGROUP=1), unstaged and staged; then
-# tests/custom_test and tests/segmented_test on the staged two-level variant.
+# tests/custom_test and tests/segmented_test on the staged two-level variant; then the programs in
+# ALGO_TESTS (compaction, bucketing, radix sort) on the GPUs' kernels (CLSCAN_FORCE_STAGE=1:
+# compaction through a block list in local memory, the radix sort's ranking scatter).
 # Exit 0 only if every variant passes.
 prog=${NONCOMM_TEST:-./tests/noncomm_test}
 if test ! -x "$prog"; then
@@ -35,6 +37,16 @@ for other in "$CUSTOM_TEST" "$SEGMENTED_TEST"; do
   fi
   echo "== kernel variant: stage subgroup for $other"
   CLSCAN_FORCE_STAGE=1 CLSCAN_FORCE_SUBGROUP=1 "$other"
+  rc=$?
+  test $rc -eq 0 || status=$rc
+done
+for other in $ALGO_TESTS; do
+  if test ! -x "$other"; then
+    echo "kernel_variants.sh: ERROR: $other is missing" >&2
+    exit 99
+  fi
+  echo "== kernel variant: stage for $other"
+  CLSCAN_FORCE_STAGE=1 "$other"
   rc=$?
   test $rc -eq 0 || status=$rc
 done

@@ -16,7 +16,8 @@ TESTUTIL_ = tests/testutil.c tests/testutil.h
 # noncomm_test: AFFINE and LAST_NONZERO over several blocks and levels; swapped_comb.sh runs it
 #   again with -DCLSCAN_SWAP_COMB and must fail (XFAIL), proving the suite sees swapped arguments;
 #   kernel_variants.sh runs it on the GPUs' staged code path, the Blelloch and the two-level primitives,
-#   and custom_test and segmented_test on the staged two-level variant.
+#   custom_test and segmented_test on the staged two-level variant, and compact_test, bucket_test
+#   and radix_sort_test on the GPUs' kernels (block lists, ranking scatter).
 # errors_test: bad input (status codes, messages, untouched buffers), sources from CLSCAN_KERNEL_DIR.
 # threads_test: one plan from two threads, out-of-order queue, user events, per-thread errors.
 # custom_test: custom operators (testops.c) against their references, the custom AFFINE bitwise
@@ -75,7 +76,9 @@ AM_TESTS_ENVIRONMENT = \
 	CLSCAN_SRCDIR='$(abs_top_srcdir)'; export CLSCAN_SRCDIR; \
 	NONCOMM_TEST='$(abs_top_builddir)/tests/noncomm_test'; export NONCOMM_TEST; \
 	CUSTOM_TEST='$(abs_top_builddir)/tests/custom_test'; export CUSTOM_TEST; \
-	SEGMENTED_TEST='$(abs_top_builddir)/tests/segmented_test'; export SEGMENTED_TEST;
+	SEGMENTED_TEST='$(abs_top_builddir)/tests/segmented_test'; export SEGMENTED_TEST; \
+	ALGO_TESTS='$(abs_top_builddir)/tests/compact_test $(abs_top_builddir)/tests/bucket_test \
+	$(abs_top_builddir)/tests/radix_sort_test'; export ALGO_TESTS;
 endif
 
 # 'make check-valgrind': test programs under valgrind's memcheck (definite leaks and memory
