@@ -192,4 +192,21 @@ static double bench_median(double *v, int n)
     return n % 2 ? v[n / 2] : 0.5 * (v[n / 2 - 1] + v[n / 2]);
 }
 
+/* Appends s to buf quoted for the shell. */
+static inline void bench_shell_quote(char *buf, size_t n, const char *s)
+{
+    size_t k = strlen(buf);
+    if (k + 1 < n) buf[k++] = '\'';
+    for (; *s && k + 5 < n; ++s) {
+        if (*s == '\'') {
+            memcpy(buf + k, "'\\''", 4);
+            k += 4;
+        } else {
+            buf[k++] = *s;
+        }
+    }
+    if (k + 1 < n) buf[k++] = '\'';
+    buf[k] = '\0';
+}
+
 #endif /* CLSCAN_BENCH_COMMON_H */

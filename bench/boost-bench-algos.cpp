@@ -4,7 +4,7 @@
 //   result CASE COUNT DEVICE_MS HOST_MS COPY_MS yes|no
 // (medians; "no": a result differed from the reference).  Lines starting with '#' are notes.
 //
-// usage: boost-bench-algos [--device P:D] [--cases a,b] [--min LOG2] [--max LOG2] [--reps N]
+// usage: boost-bench-algos [--device P:D] [--device-name NAME] [--cases a,b] [--min LOG2] [--max LOG2] [--reps N]
 //
 // The calls:
 //   compact-50, compact-1  copy_if of the indices whose flag is set (a counting iterator and a
@@ -141,13 +141,13 @@ static void run(bc::command_queue &q, int c, size_t n, int reps)
 
 int main(int argc, char **argv)
 {
-    std::string device;
+    std::string device, device_name;
     std::vector<int> cases;
     int min_log2 = 16, max_log2 = 26, reps = 10;
     for (int i = 1; i < argc; ++i) {
         const std::string a = argv[i];
         if (a == "--help") {
-            std::printf("usage: boost-bench-algos [--device P:D] [--cases a,b] [--min LOG2] [--max LOG2] [--reps N]\n");
+            std::printf("usage: boost-bench-algos [--device P:D] [--device-name NAME] [--cases a,b] [--min LOG2] [--max LOG2] [--reps N]\n");
             return 0;
         }
         if (i + 1 >= argc) {
@@ -156,6 +156,7 @@ int main(int argc, char **argv)
         }
         const char *v = argv[++i];
         if (a == "--device") device = v;
+        else if (a == "--device-name") device_name = v;
         else if (a == "--min") min_log2 = std::atoi(v);
         else if (a == "--max") max_log2 = std::atoi(v);
         else if (a == "--reps") reps = std::max(1, std::atoi(v));
@@ -181,7 +182,7 @@ int main(int argc, char **argv)
         for (int c = 0; c < ALG_NCASES; ++c)
             cases.push_back(c);
     try {
-        bc::device dev = pick_device(device);
+        bc::device dev = pick_device(device, device_name);
         bc::context ctx(dev);
         bc::command_queue q(ctx, dev, bc::command_queue::enable_profiling);
         std::printf("# boost-bench-algos device: %s; driver %s; Boost %d.%d\n", dev.name().c_str(),

@@ -4,7 +4,7 @@
 //   result CASE COUNT DEVICE_MS HOST_MS COPY_MS yes|no
 // (medians; "no": a result differed from the reference).  Lines starting with '#' are notes.
 //
-// usage: boost-bench [--device P:D] [--cases a,b] [--min LOG2] [--max LOG2] [--reps N]
+// usage: boost-bench [--device P:D] [--device-name NAME] [--cases a,b] [--min LOG2] [--max LOG2] [--reps N]
 //
 // Device time: like clscan-bench, the queue is held by a user event while a marker, the Boost
 // call and a second marker are enqueued; then everything runs back to back and the time is the
@@ -94,7 +94,7 @@ template <class F> static double device_ms(bc::command_queue &q, F f)
 }
 
 struct options {
-    std::string device;
+    std::string device, device_name;
     std::vector<int> cases;
     int min_log2 = 10, max_log2 = 28, reps = 10;
 };
@@ -157,7 +157,7 @@ int main(int argc, char **argv)
         const std::string a = argv[i];
         const char *v = i + 1 < argc ? argv[i + 1] : nullptr;
         if (a == "--help") {
-            std::printf("usage: boost-bench [--device P:D] [--cases a,b] [--min LOG2] [--max LOG2] [--reps N]\n");
+            std::printf("usage: boost-bench [--device P:D] [--device-name NAME] [--cases a,b] [--min LOG2] [--max LOG2] [--reps N]\n");
             return 0;
         }
         if (!v) {
@@ -166,6 +166,7 @@ int main(int argc, char **argv)
         }
         ++i;
         if (a == "--device") o.device = v;
+        else if (a == "--device-name") o.device_name = v;
         else if (a == "--min") o.min_log2 = std::atoi(v);
         else if (a == "--max") o.max_log2 = std::atoi(v);
         else if (a == "--reps") o.reps = std::max(1, std::atoi(v));
@@ -191,7 +192,7 @@ int main(int argc, char **argv)
         for (int c = 0; c < BENCH_NPEER_CASES; ++c)
             o.cases.push_back(c);
     try {
-        bc::device dev = pick_device(o.device);
+        bc::device dev = pick_device(o.device, o.device_name);
         bc::context ctx(dev);
         bc::command_queue q(ctx, dev, bc::command_queue::enable_profiling);
         std::printf("# boost-bench device: %s; driver %s; Boost %d.%d\n", dev.name().c_str(),

@@ -25,27 +25,49 @@ static inline cl_ulong profile(cl_event e, cl_profiling_info what)
     return t;
 }
 
-// The device "P:D" (platform and device indices), or Boost's default device.
-static inline bc::device pick_device(const std::string &spec)
+static inline std::string device_name_of(cl_device_id d)
+{
+    char name[256] = "";
+    clGetDeviceInfo(d, CL_DEVICE_NAME, sizeof name - 1, name, nullptr);
+    return name;
+}
+
+// The device "P:D" (platform and device indices), or Boost's default device.  With a name (the
+// caller's device): P:D if that device has the name, else the first device that has it (a
+// process may see other platforms than its caller: an ICD that fails to load in one of them).
+static inline bc::device pick_device(const std::string &spec, const std::string &name = "")
 {
     unsigned p = 0, d = 0;
     if (spec.empty() || std::sscanf(spec.c_str(), "%u:%u", &p, &d) != 2)
         return bc::system::default_device();
     cl_uint np = 0;
-    clGetPlatformIDs(0, nullptr, &np);
+    if (clGetPlatformIDs(0, nullptr, &np) != CL_SUCCESS)
+        np = 0;
     std::vector<cl_platform_id> ps(np);
     if (np)
         clGetPlatformIDs(np, ps.data(), nullptr);
-    if (p >= np)
-        throw std::runtime_error("no OpenCL platform " + std::to_string(p));
-    cl_uint nd = 0;
-    clGetDeviceIDs(ps[p], CL_DEVICE_TYPE_ALL, 0, nullptr, &nd);
-    std::vector<cl_device_id> ds(nd);
-    if (nd)
-        clGetDeviceIDs(ps[p], CL_DEVICE_TYPE_ALL, nd, ds.data(), nullptr);
-    if (d >= nd)
-        throw std::runtime_error("no OpenCL device " + spec);
-    return bc::device(ds[d]);
+    std::string seen;
+    cl_device_id by_name = nullptr;
+    for (cl_uint i = 0; i < np; ++i) {
+        cl_uint nd = 0;
+        if (clGetDeviceIDs(ps[i], CL_DEVICE_TYPE_ALL, 0, nullptr, &nd) != CL_SUCCESS)
+            nd = 0;
+        std::vector<cl_device_id> ds(nd);
+        if (nd)
+            clGetDeviceIDs(ps[i], CL_DEVICE_TYPE_ALL, nd, ds.data(), nullptr);
+        for (cl_uint j = 0; j < nd; ++j) {
+            const std::string n = device_name_of(ds[j]);
+            if (i == p && j == d && (name.empty() || n == name))
+                return bc::device(ds[j]);
+            if (!by_name && !name.empty() && n == name)
+                by_name = ds[j];
+            seen += " " + std::to_string(i) + ":" + std::to_string(j) + " '" + n + "'";
+        }
+    }
+    if (by_name)
+        return bc::device(by_name);
+    throw std::runtime_error("no OpenCL device " + spec + (name.empty() ? "" : " named '" + name + "'") +
+                             "; devices seen:" + (seen.empty() ? " none" : seen));
 }
 
 static inline double median(std::vector<double> v) { return bench_median(v.data(), (int)v.size()); }

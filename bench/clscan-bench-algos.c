@@ -448,9 +448,11 @@ static void run_peer(bench *b, int p, const char *program, const options *o, row
             k += snprintf(cmd + k, sizeof cmd - (size_t)k, "%s%s", first ? "" : ",", alg_case_names[c]);
             first = 0;
         }
-    if (p == PEER_BOOST)
-        snprintf(cmd + k, sizeof cmd - (size_t)k, " --device %u:%u", b->platform_index, b->device_index);
-    else if (b->pci_known)
+    if (p == PEER_BOOST) {   /* the index, and the name in case the peer sees other platforms */
+        snprintf(cmd + k, sizeof cmd - (size_t)k, " --device %u:%u --device-name ", b->platform_index,
+                 b->device_index);
+        bench_shell_quote(cmd, sizeof cmd, b->name);
+    } else if (b->pci_known)
         snprintf(cmd + k, sizeof cmd - (size_t)k, " --pci %u:%u", b->pci_bus, b->pci_slot);
     fprintf(stderr, "clscan-bench-algos: running %s\n", cmd);
     fflush(NULL);

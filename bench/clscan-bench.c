@@ -782,28 +782,11 @@ static void csv_row(FILE *f, const row *r)
 
 /* ---- Peers ------------------------------------------------------------------------------ */
 
-/* Appends s to buf quoted for the shell. */
-static void shell_quote(char *buf, size_t n, const char *s)
-{
-    size_t k = strlen(buf);
-    if (k + 1 < n) buf[k++] = '\'';
-    for (; *s && k + 5 < n; ++s) {
-        if (*s == '\'') {
-            memcpy(buf + k, "'\\''", 4);
-            k += 4;
-        } else {
-            buf[k++] = *s;
-        }
-    }
-    if (k + 1 < n) buf[k++] = '\'';
-    buf[k] = '\0';
-}
-
 /* Runs a peer for the cases and counts of rows and merges its "result" lines. */
 static void run_peer(bench *b, int p, const char *program, const options *o, row *rows, int nrows)
 {
     char cmd[4096] = "";
-    shell_quote(cmd, sizeof cmd, program);
+    bench_shell_quote(cmd, sizeof cmd, program);
     size_t k = strlen(cmd);
     k += (size_t)snprintf(cmd + k, sizeof cmd - k, " --reps %d --min %d --max %d --cases ", o->reps,
                           o->min_log2, o->max_log2);
@@ -817,8 +800,10 @@ static void run_peer(bench *b, int p, const char *program, const options *o, row
         first &= !used;
     }
     if (first) return;   /* nothing to compare */
-    if (p == PEER_BOOST)
-        snprintf(cmd + k, sizeof cmd - k, " --device %u:%u", b->platform_index, b->device_index);
+    if (p == PEER_BOOST) {   /* the index, and the name in case the peer sees other platforms */
+        snprintf(cmd + k, sizeof cmd - k, " --device %u:%u --device-name ", b->platform_index, b->device_index);
+        bench_shell_quote(cmd, sizeof cmd, b->name);
+    }
     else if (b->pci_known)
         snprintf(cmd + k, sizeof cmd - k, " --pci %u:%u", b->pci_bus, b->pci_slot);
     fprintf(stderr, "clscan-bench: running %s\n", cmd);

@@ -13,9 +13,9 @@
  *   CLSCAN_SCATTER_RANKED 1 (GPUs with CLSCAN_WG == RADIX): the scatter loads the block striped
  *                      (coalesced) and ranks the keys by groups of 32 work-items ("warps"), each
  *                      with its own digit counts (see below), instead of the (digit, work-item)
- *                      table; the order in the block is then warp, round, lane: the input order
- *   CLSCAN_MATCH_PTX   1 (NVIDIA's OpenCL only): the warps find equal digits with the PTX
- *                      instruction match.any.sync; 0: through local atomics and barriers
+ *                      table; the order in the block is then warp, round, lane: the input order.
+ *                      The warps find equal digits with local atomics and two barriers a round
+ *                      (NVIDIA's match.any.sync through inline PTX was tried: slower on the H200)
  * A pass sorts by the digit (t >> shift) & (RADIX - 1) of t = min(order(key), clamp) & mask,
  * where order() maps the keys to unsigned integers of the same order.  A block is
  * CLSCAN_WG * CLSCAN_ITEMS consecutive keys, one per work-group:
@@ -136,9 +136,6 @@ void clscan_radix_histogram(__global const K *keys, ulong keys_offset, ulong cou
 #ifndef CLSCAN_SCATTER_RANKED
 #define CLSCAN_SCATTER_RANKED 0
 #endif
-#ifndef CLSCAN_MATCH_PTX
-#define CLSCAN_MATCH_PTX 0
-#endif
 
 #if CLSCAN_SCATTER_RANKED
 #if CLSCAN_WG != RADIX || TILE > 65536
@@ -147,35 +144,13 @@ void clscan_radix_histogram(__global const K *keys, ulong keys_offset, ulong cou
 /* Ranking by warps.  Warp w (work-items 32w ... 32w + 31) holds the block's keys
  * 32 * CLSCAN_ITEMS * w + 32 * r + lane for rounds r = 0 ... CLSCAN_ITEMS - 1: loads are
  * coalesced and the order (warp, round, lane) is the input order.  In each round every lane
- * finds the lanes of its warp with the same digit (its peers); its rank among the warp's keys of
+ * finds the lanes of its warp with the same digit (its peers: each lane sets its bit in the
+ * (warp, digit) mask); its rank among the warp's keys of
  * that digit is the warp's count so far plus its peers in lower lanes, and the highest peer
  * adds the peers to the count.  After the rounds, one scan of the (digit, warp) counts gives
  * every key its rank in the block. */
 #define NWARPS (CLSCAN_WG / 32)
 #define NOT_A_DIGIT RADIX   /* positions past count: their own peers, never counted */
-
-#if CLSCAN_MATCH_PTX
-inline uint warp_lane(void)
-{
-    uint r;
-    asm volatile("mov.u32 %0, %%laneid;" : "=r"(r));
-    return r;
-}
-
-inline uint warp_match(uint d)
-{
-    uint m;
-    asm volatile("match.any.sync.b32 %0, %1, 0xffffffff;" : "=r"(m) : "r"(d));
-    return m;
-}
-
-/* Orders the warp's local memory accesses (the highest peer's count update before the next
- * round's reads). */
-inline void warp_sync(void)
-{
-    asm volatile("bar.warp.sync 0xffffffff;" ::: "memory");
-}
-#endif
 
 /* Exclusive sum over the work-group (Hillis-Steele, double-buffered in buf[2 * CLSCAN_WG]). */
 inline uint wg_exclusive_sum(uint v, __local uint *buf, uint li)
@@ -203,20 +178,12 @@ void clscan_radix_scatter(__global const K *keys_in, ulong keys_in_offset, __glo
 {
 #if CLSCAN_SCATTER_RANKED
     __local uint counts_of[NWARPS * RADIX];    /* (warp, digit): keys ranked so far; then offsets */
-#if CLSCAN_MATCH_PTX
-    __local uint scratch[2 * CLSCAN_WG];       /* the scan's buffer */
-#else
     __local uint scratch[2 * NWARPS * RADIX];  /* two sets of (warp, digit) lane masks; the scan's buffer */
-#endif
     __local uint dest[RADIX];
     __local ushort order[TILE];                /* order[rank in block] = position in block */
     const uint li = get_local_id(0), g = get_group_id(0);
     const uint w = li / 32;
-#if CLSCAN_MATCH_PTX
-    const uint lane = warp_lane();
-#else
     const uint lane = li % 32;
-#endif
     const uint below = (1u << lane) - 1u;      /* lanes under this one */
     const ulong base = (ulong)g * TILE;
     const uint in_block = count - base < TILE ? (uint)(count - base) : TILE;
@@ -225,10 +192,8 @@ void clscan_radix_scatter(__global const K *keys_in, ulong keys_in_offset, __glo
 
     for (uint j = li; j < NWARPS * RADIX; j += CLSCAN_WG)
         counts_of[j] = 0;
-#if !CLSCAN_MATCH_PTX
     for (uint j = li; j < 2 * NWARPS * RADIX; j += CLSCAN_WG)
         scratch[j] = 0;
-#endif
     barrier(CLK_LOCAL_MEM_FENCE);
 
     uint digit[CLSCAN_ITEMS];
@@ -238,14 +203,6 @@ void clscan_radix_scatter(__global const K *keys_in, ulong keys_in_offset, __glo
         const uint pos = first + 32 * r;
         const uint d = pos < in_block ? digit_of(in[base + pos], shift, mask, clamp) : NOT_A_DIGIT;
         digit[r] = d;
-#if CLSCAN_MATCH_PTX
-        const uint peers = warp_match(d);
-        const uint before = d < RADIX ? mine[d] : 0;
-        warp_sync();   /* every peer has read the count before the highest one adds to it */
-        if (d < RADIX && lane == 31 - clz(peers))
-            mine[d] = before + popcount(peers);
-        warp_sync();
-#else
         /* Two sets of masks in turn: a round's masks are cleared while the next round fills
          * the other set, so two barriers per round suffice. */
         __local uint *masks = scratch + (r % 2) * NWARPS * RADIX + w * RADIX;
@@ -259,7 +216,6 @@ void clscan_radix_scatter(__global const K *keys_in, ulong keys_in_offset, __glo
             mine[d] = before + popcount(peers);
             masks[d] = 0;
         }
-#endif
         rank[r] = (ushort)(before + popcount(peers & below));
     }
     barrier(CLK_LOCAL_MEM_FENCE);

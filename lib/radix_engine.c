@@ -28,8 +28,8 @@ static cl_ulong ranked_local_bytes(size_t items)
 }
 
 /* GPUs: 256 work-items x 16 keys (8 for 64-bit keys) with the ranking scatter: coalesced
- * loads, about 33 KiB of local memory, 8 warps per work-group (H200, 2^26 uint32 keys: see
- * doc/performance.md).  Where 256 work-items or that local memory are not available: 32
+ * loads, about 33 KiB of local memory, 8 warps per work-group (H200, 2^26 uint32 keys: 2.96 ms
+ * against 6.62 ms for the table; see doc/performance.md).  Where 256 work-items or that local memory are not available: 32
  * work-items x 64 keys with the (digit, work-item) table (a 16 KiB table of 16-bit counts and a
  * 4 KiB order; the block is written out coalesced).  CPUs: one work-item x 4096 keys (PoCL,
  * 2^20 uint32 keys: about 4x faster than 16 x 256 or 4 x 1024; the work-items of a work-group
@@ -96,9 +96,8 @@ cl_int radix_engine_init(radix_engine *e, const char *fn, cl_context context, cl
         char defines[320];
         snprintf(defines, sizeof defines, "-DCLSCAN_KEY_SIZE=%zu -DCLSCAN_KEY_ORDER=%d -DCLSCAN_VALUE_SIZE=%zu "
                  "-DCLSCAN_WG=%zu -DCLSCAN_ITEMS=%zu -DCLSCAN_HIST_COLUMNS=%d -DCLSCAN_SCATTER_STAGED=%d "
-                 "-DCLSCAN_SCATTER_RANKED=%d -DCLSCAN_MATCH_PTX=%d", key_size, key_order, value_size, e->wg,
-                 e->items, !algo_gpu_style(&e->info), algo_gpu_style(&e->info) && !e->ranked, e->ranked,
-                 e->ranked && e->info.nvidia_ptx);
+                 "-DCLSCAN_SCATTER_RANKED=%d", key_size, key_order, value_size, e->wg, e->items,
+                 !algo_gpu_style(&e->info), algo_gpu_style(&e->info) && !e->ranked, e->ranked);
         err = algo_build(context, device, &e->info, "clscan_radix.cl", clscan_embedded_clscan_radix_cl, defines,
                          &e->program);
         if (err == CL_SUCCESS)
