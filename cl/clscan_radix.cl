@@ -5,11 +5,10 @@
  *   CLSCAN_KEY_ORDER   0 unsigned, 1 signed (two's complement), 2 IEEE float (total order)
  *   CLSCAN_VALUE_SIZE  bytes of the value moved with each key (0: none)
  *   CLSCAN_WG          work-items per work-group (a power of two, at most RADIX)
- *   CLSCAN_ITEMS       keys each work-item handles (consecutive ones: the order of equal
- *                      digits inside a block is work-item, then position, i.e. the input order)
+ *   CLSCAN_ITEMS       keys each work-item handles (without the ranking: consecutive ones, so
+ *                      the order of equal digits in a block, work-item then position, is the
+ *                      input order)
  *   CLSCAN_HIST_COLUMNS 1: histograms without atomics (CPUs); 0: with local atomics (GPUs)
- *   CLSCAN_SCATTER_STAGED 1: the scatter orders the block in local memory first and writes it
- *                      out coalesced (GPUs; blocks of at most 65536 keys); 0: straight (CPUs)
  *   CLSCAN_SCATTER_RANKED 1 (GPUs with CLSCAN_WG == RADIX): the scatter loads the block striped
  *                      (coalesced) and ranks the keys by groups of 32 work-items ("warps"), each
  *                      with its own digit counts (see below), instead of the (digit, work-item)
@@ -25,7 +24,8 @@
  *   clscan_radix_scatter    each work-item counts its keys' digits into its column of a
  *                           (digit, work-item) table in local memory, the work-group scans the
  *                           table in that order, and every key goes to offsets[d, b] plus its
- *                           rank among the block's keys of digit d: stable.
+ *                           rank among the block's keys of digit d: stable.  (With
+ *                           CLSCAN_SCATTER_RANKED the ranks come from the warps, see below.)
  * Positions past count are skipped, and every work-item reaches every barrier. */
 
 #define RADIX_BITS 8
@@ -283,27 +283,7 @@ void clscan_radix_scatter(__global const K *keys_in, ulong keys_in_offset, __glo
         dest[d] = offsets[(ulong)d * nblocks + g] - table[CELL(d * CLSCAN_WG)];
     barrier(CLK_LOCAL_MEM_FENCE);
 
-#if CLSCAN_SCATTER_STAGED
-    /* GPUs: the block's order first (order[rank] = the key's position in the block), then the
-     * work-items write ranks li, li + CLSCAN_WG, ...: neighbours write neighbouring addresses
-     * (within a digit), so the writes coalesce.  The keys are read again (from the cache). */
-    __local ushort order[TILE];
-    for (uint r = 0; r < CLSCAN_ITEMS; ++r) {
-        if (first + r < count) {
-            const uint x = CELL(digit_of(in[first + r], shift, mask, clamp) * CLSCAN_WG + li);
-            order[table[x]] = (ushort)(li * CLSCAN_ITEMS + r);
-            table[x] += 1;
-        }
-    }
-    barrier(CLK_LOCAL_MEM_FENCE);
-    const ulong base = (ulong)g * TILE;
-    const uint in_block = count - base < TILE ? (uint)(count - base) : TILE;
-    for (uint rank = li; rank < in_block; rank += CLSCAN_WG) {
-        const ulong i = base + order[rank];
-        const K k = in[i];
-        const uint p = dest[digit_of(k, shift, mask, clamp)] + rank;
-#else
-    /* CPUs: each key straight to its place. */
+    /* Each key straight to its place (CPUs, and GPUs without room for the ranking). */
     for (uint r = 0; r < CLSCAN_ITEMS; ++r) {
         const ulong i = first + r;
         if (i < count) {
@@ -311,7 +291,6 @@ void clscan_radix_scatter(__global const K *keys_in, ulong keys_in_offset, __glo
             const uint x = CELL(digit_of(k, shift, mask, clamp) * CLSCAN_WG + li);
             const uint p = dest[digit_of(k, shift, mask, clamp)] + table[x];
             table[x] += 1;
-#endif
 #endif
             keys_out[keys_out_offset + p] = k;
 #if CLSCAN_VALUE_SIZE > 0
@@ -322,7 +301,7 @@ void clscan_radix_scatter(__global const K *keys_in, ulong keys_in_offset, __glo
 #endif
             if (index_mode)
                 index_out[index_out_offset + p] = index_mode == 1 ? (uint)i : index_in[index_in_offset + i];
-#if !CLSCAN_SCATTER_STAGED && !CLSCAN_SCATTER_RANKED
+#if !CLSCAN_SCATTER_RANKED
         }
 #endif
     }

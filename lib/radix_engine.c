@@ -11,12 +11,12 @@
 #define RADIX_BITS 8
 #define RADIX (1u << RADIX_BITS)
 
-/* Local memory of the scatter: the (digit, work-item) table with its padding, the segment
- * totals, the digits' destinations and (GPUs) the block's order. */
-static cl_ulong scatter_local_bytes(size_t wg, size_t items)
+/* Local memory of the table scatter: the (digit, work-item) table with its padding, the segment
+ * totals and the digits' destinations. */
+static cl_ulong table_local_bytes(size_t wg)
 {
     const cl_ulong cells = (cl_ulong)RADIX * wg + 2 * wg;
-    return cells * sizeof(cl_ushort) + (wg + RADIX) * sizeof(cl_uint) + wg * items * sizeof(cl_ushort);
+    return cells * sizeof(cl_ushort) + (wg + RADIX) * sizeof(cl_uint);
 }
 
 /* The ranking scatter (CLSCAN_SCATTER_RANKED, RADIX work-items): the (warp, digit) counts, two
@@ -27,32 +27,27 @@ static cl_ulong ranked_local_bytes(size_t items)
     return (3 * warps * RADIX + RADIX) * sizeof(cl_uint) + (cl_ulong)RADIX * items * sizeof(cl_ushort);
 }
 
-/* GPUs: 256 work-items x 16 keys (8 for 64-bit keys) with the ranking scatter: coalesced
- * loads, about 33 KiB of local memory, 8 warps per work-group (H200, 2^26 uint32 keys: 2.96 ms
- * against 6.62 ms for the table; see doc/performance.md).  Where 256 work-items or that local memory are not available: 32
- * work-items x 64 keys with the (digit, work-item) table (a 16 KiB table of 16-bit counts and a
- * 4 KiB order; the block is written out coalesced).  CPUs: one work-item x 4096 keys (PoCL,
- * 2^20 uint32 keys: about 4x faster than 16 x 256 or 4 x 1024; the work-items of a work-group
- * run one after the other anyway). */
+/* GPUs: RADIX work-items x 16 keys (8 for 64-bit keys; fewer where local memory is short) with
+ * the ranking scatter: coalesced loads, about 33 KiB of local memory, 8 warps per work-group
+ * (H200, 2^26 uint32 keys: 3.0 ms against 6.6 ms for the 32-work-item table it replaced; see
+ * doc/performance.md).  CPUs, and devices without RADIX work-items per group: one work-item x
+ * 4096 keys with the (digit, work-item) table (PoCL, 2^20 uint32 keys: about 4x faster than
+ * 16 x 256 or 4 x 1024; the work-items of a work-group run one after the other anyway). */
 static void tuning(const clscan_device_info *info, size_t key_size, int allow_ranked, size_t *wg, size_t *items,
                    int *ranked)
 {
     *ranked = 0;
-    if (allow_ranked && algo_gpu_style(info)) {
-        const size_t r_items = key_size == 4 ? 16 : 8;
-        if (info->max_work_group_size >= RADIX && ranked_local_bytes(r_items) + 256 <= info->local_mem_size) {
-            *wg = RADIX;
-            *items = r_items;
-            *ranked = 1;
-            return;
-        }
+    if (allow_ranked && algo_gpu_style(info) && info->max_work_group_size >= RADIX) {
+        for (size_t r_items = key_size == 4 ? 16 : 8; r_items >= 1; r_items /= 2)
+            if (ranked_local_bytes(r_items) + 256 <= info->local_mem_size) {
+                *wg = RADIX;
+                *items = r_items;
+                *ranked = 1;
+                return;
+            }
     }
-    *wg = algo_gpu_style(info) ? 32 : 1;
-    *items = algo_gpu_style(info) ? 64 : 4096;   /* blocks of at most 65535 keys (16-bit counts) */
-    while (*wg > info->max_work_group_size)
-        *wg /= 2;
-    while (*wg > 1 && scatter_local_bytes(*wg, *items) + 256 > info->local_mem_size)
-        *wg /= 2;
+    *wg = 1;
+    *items = 4096;   /* blocks of at most 65535 keys (16-bit counts) */
 }
 
 static void release_program(radix_engine *e)
@@ -89,15 +84,14 @@ cl_int radix_engine_init(radix_engine *e, const char *fn, cl_context context, cl
     e->key_size = key_size;
     e->value_size = value_size;
     tuning(&e->info, key_size, 1, &e->wg, &e->items, &e->ranked);
-    if (!e->ranked && scatter_local_bytes(e->wg, e->items) + 256 > e->info.local_mem_size)
+    if (!e->ranked && table_local_bytes(e->wg) + 256 > e->info.local_mem_size)
         return clscan_fail(CLSCAN_DEVICE_NOT_SUPPORTED, "%s: %s has %llu bytes of local memory: too little for "
                            "the radix sort", fn, e->info.name, (unsigned long long)e->info.local_mem_size);
     for (;;) {
         char defines[320];
         snprintf(defines, sizeof defines, "-DCLSCAN_KEY_SIZE=%zu -DCLSCAN_KEY_ORDER=%d -DCLSCAN_VALUE_SIZE=%zu "
-                 "-DCLSCAN_WG=%zu -DCLSCAN_ITEMS=%zu -DCLSCAN_HIST_COLUMNS=%d -DCLSCAN_SCATTER_STAGED=%d "
-                 "-DCLSCAN_SCATTER_RANKED=%d", key_size, key_order, value_size, e->wg, e->items,
-                 !algo_gpu_style(&e->info), algo_gpu_style(&e->info) && !e->ranked, e->ranked);
+                 "-DCLSCAN_WG=%zu -DCLSCAN_ITEMS=%zu -DCLSCAN_HIST_COLUMNS=%d -DCLSCAN_SCATTER_RANKED=%d",
+                 key_size, key_order, value_size, e->wg, e->items, !e->ranked, e->ranked);
         err = algo_build(context, device, &e->info, "clscan_radix.cl", clscan_embedded_clscan_radix_cl, defines,
                          &e->program);
         if (err == CL_SUCCESS)
@@ -106,13 +100,11 @@ cl_int radix_engine_init(radix_engine *e, const char *fn, cl_context context, cl
             err = algo_kernel(e->program, device, "clscan_radix_scatter", e->wg, &e->scatter);
         if (err == CL_SUCCESS)
             err = algo_kernel(e->program, device, "clscan_bucket_offsets", 1, &e->bucket_offsets);
-        if (err != CL_INVALID_WORK_GROUP_SIZE || e->wg == 1)
+        if (err != CL_INVALID_WORK_GROUP_SIZE || !e->ranked)
             break;
+        /* The kernels run fewer than RADIX work-items on this device: the table instead. */
         release_program(e);
-        if (e->ranked)   /* the ranking scatter needs all RADIX work-items: the table instead */
-            tuning(&e->info, key_size, 0, &e->wg, &e->items, &e->ranked);
-        else
-            e->wg /= 2;
+        tuning(&e->info, key_size, 0, &e->wg, &e->items, &e->ranked);
     }
     if (err == CL_SUCCESS)
         e->scan = algo_count_plan(context, device, &err);
