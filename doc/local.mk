@@ -65,3 +65,22 @@ EXTRA_DIST += doc/perf/h200-kernels-2026-11-29.txt doc/perf/h200-lookback-window
 EXTRA_DIST += doc/perf/h200-algos-compact-50.png doc/perf/h200-algos-compact-1.png doc/perf/h200-algos-bucket-65536.png \
 	doc/perf/h200-algos-sort-u32.png doc/perf/h200-algos-sort-u32-pairs.png doc/perf/h200-algos-sort-f32.png
 EXTRA_DIST += doc/perf/pocl-session2-2026-11-29.txt doc/perf/pocl-session2-2026-11-29.csv
+# The third session's H200 runs (scans with CUB in the same run; ranking scatter, listed compaction).
+EXTRA_DIST += doc/perf/h200-session3-2026-11-29.txt doc/perf/h200-session3-2026-11-29.csv \
+	doc/perf/h200-algos-session3-2026-11-29.txt doc/perf/h200-algos-session3-2026-11-29.csv
+EXTRA_DIST += \
+	doc/perf/h200-session3-custom-float-affine-incl.png \
+	doc/perf/h200-session3-custom-float-sum-excl.png \
+	doc/perf/h200-session3-double-sum-excl.png \
+	doc/perf/h200-session3-float-affine-incl.png \
+	doc/perf/h200-session3-float-sum-excl.png \
+	doc/perf/h200-session3-int-lastnz-incl.png \
+	doc/perf/h200-session3-int-max-incl.png \
+	doc/perf/h200-session3-key-int-max-incl.png \
+	doc/perf/h200-session3-seg-float-sum-excl.png \
+	doc/perf/h200-algos-session3-bucket-65536.png \
+	doc/perf/h200-algos-session3-compact-1.png \
+	doc/perf/h200-algos-session3-compact-50.png \
+	doc/perf/h200-algos-session3-sort-f32.png \
+	doc/perf/h200-algos-session3-sort-u32-pairs.png \
+	doc/perf/h200-algos-session3-sort-u32.png
