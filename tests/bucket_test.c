@@ -191,24 +191,17 @@ START_TEST(two_million_keys_in_65536_buckets)
 }
 END_TEST
 
-static void expect_code(cl_int got, cl_int want, const char *what)
-{
-    ck_assert_msg(got == want, "%s: got %s, expected %s (%s)", what, clscan_error_string(got),
-                  clscan_error_string(want), clscan_last_error());
-    ck_assert_msg(clscan_last_error()[0] != '\0', "%s: no message", what);
-}
-
 START_TEST(rejected_calls_leave_the_buffers_untouched)
 {
     cl_int err = 0;
-    expect_code(clscan_bucketer_create(tu.context, tu.device, 0, 0, &err) ? CL_SUCCESS : err,
-                CLSCAN_INVALID_BUCKET_COUNT, "0 buckets");
-    expect_code(clscan_bucketer_create(tu.context, tu.device, 0x80000001u, 0, &err) ? CL_SUCCESS : err,
-                CLSCAN_INVALID_BUCKET_COUNT, "2^31 + 1 buckets");
-    expect_code(clscan_bucketer_create(tu.context, tu.device, 16, 5000, &err) ? CL_SUCCESS : err,
-                CLSCAN_INVALID_ELEMENT_SIZE, "values of 5000 bytes");
-    expect_code(clscan_bucketer_create(tu.context, NULL, 16, 0, &err) ? CL_SUCCESS : err, CL_INVALID_DEVICE,
-                "NULL device");
+    tu_expect_status(clscan_bucketer_create(tu.context, tu.device, 0, 0, &err) ? CL_SUCCESS : err,
+                     CLSCAN_INVALID_BUCKET_COUNT, "0 buckets");
+    tu_expect_status(clscan_bucketer_create(tu.context, tu.device, 0x80000001u, 0, &err) ? CL_SUCCESS : err,
+                     CLSCAN_INVALID_BUCKET_COUNT, "2^31 + 1 buckets");
+    tu_expect_status(clscan_bucketer_create(tu.context, tu.device, 16, 5000, &err) ? CL_SUCCESS : err,
+                     CLSCAN_INVALID_ELEMENT_SIZE, "values of 5000 bytes");
+    tu_expect_status(clscan_bucketer_create(tu.context, NULL, 16, 0, &err) ? CL_SUCCESS : err, CL_INVALID_DEVICE,
+                     "NULL device");
     clscan_bucketer *b = bucketer(7, 8), *k = bucketer(7, 0);
     enum { N = 64 };
     unsigned char init[6][N * 8];
@@ -220,26 +213,27 @@ START_TEST(rejected_calls_leave_the_buffers_untouched)
     cl_mem vout = tu_buffer(tu.context, CL_MEM_READ_WRITE, N * 8, init[3]);
     cl_mem offs = tu_buffer(tu.context, CL_MEM_READ_WRITE, 8 * 4, init[4]);
     cl_mem perm = tu_buffer(tu.context, CL_MEM_READ_WRITE, N * 4, init[5]);
-    expect_code(clscan_bucket_enqueue(NULL, tu.queue, keys, 0, vals, 0, N, kout, 0, vout, 0, offs, 0, perm, 0, 0,
-                                      NULL, NULL), CLSCAN_INVALID_HANDLE, "NULL bucketer");
-    expect_code(clscan_bucket_enqueue(b, NULL, keys, 0, vals, 0, N, kout, 0, vout, 0, offs, 0, perm, 0, 0, NULL,
-                                      NULL), CL_INVALID_COMMAND_QUEUE, "NULL queue");
-    expect_code(clscan_bucket_enqueue(b, tu.queue, keys, 0, NULL, 0, N, kout, 0, vout, 0, offs, 0, perm, 0, 0, NULL,
-                                      NULL), CL_INVALID_MEM_OBJECT, "NULL values");
-    expect_code(clscan_bucket_enqueue(k, tu.queue, keys, 0, vals, 0, N, kout, 0, vout, 0, offs, 0, perm, 0, 0, NULL,
-                                      NULL), CL_INVALID_MEM_OBJECT, "values without value_size");
-    expect_code(clscan_bucket_enqueue(b, tu.queue, keys, 0, vals, 0, N, kout, 0, vout, 0, NULL, 0, perm, 0, 0, NULL,
-                                      NULL), CL_INVALID_MEM_OBJECT, "NULL offsets");
-    expect_code(clscan_bucket_enqueue(b, tu.queue, keys, 0, vals, 0, N, kout, 0, vout, 0, offs, 1, perm, 0, 0, NULL,
-                                      NULL), CLSCAN_RANGE_OUT_OF_BOUNDS, "offsets past their end");
-    expect_code(clscan_bucket_enqueue(b, tu.queue, keys, 1, vals, 0, N, kout, 0, vout, 0, offs, 0, perm, 0, 0, NULL,
-                                      NULL), CLSCAN_RANGE_OUT_OF_BOUNDS, "keys past their end");
-    expect_code(clscan_bucket_enqueue(b, tu.queue, keys, 0, vals, 0, N, kout, 0, vout, 0, offs, 0, kout, 0, 0, NULL,
-                                      NULL), CL_MEM_COPY_OVERLAP, "permutation is keys_out");
-    expect_code(clscan_bucket_enqueue(b, tu.queue, keys, 0, vals, 0, N, keys, 0, vout, 0, offs, 0, perm, 0, 0, NULL,
-                                      NULL), CL_MEM_COPY_OVERLAP, "keys_out is keys (bucketing is not in place)");
-    expect_code(clscan_bucket_enqueue(b, tu.queue, keys, 0, vals, 0, N, kout, 0, vout, 0, offs, 0, perm, 0, 1, NULL,
-                                      NULL), CL_INVALID_EVENT_WAIT_LIST, "1 event, NULL list");
+    tu_expect_status(clscan_bucket_enqueue(NULL, tu.queue, keys, 0, vals, 0, N, kout, 0, vout, 0, offs, 0, perm, 0, 0,
+                                           NULL, NULL), CLSCAN_INVALID_HANDLE, "NULL bucketer");
+    tu_expect_status(clscan_bucket_enqueue(b, NULL, keys, 0, vals, 0, N, kout, 0, vout, 0, offs, 0, perm, 0, 0,
+                                           NULL, NULL), CL_INVALID_COMMAND_QUEUE, "NULL queue");
+    tu_expect_status(clscan_bucket_enqueue(b, tu.queue, keys, 0, NULL, 0, N, kout, 0, vout, 0, offs, 0, perm, 0, 0,
+                                           NULL, NULL), CL_INVALID_MEM_OBJECT, "NULL values");
+    tu_expect_status(clscan_bucket_enqueue(k, tu.queue, keys, 0, vals, 0, N, kout, 0, vout, 0, offs, 0, perm, 0, 0,
+                                           NULL, NULL), CL_INVALID_MEM_OBJECT, "values without value_size");
+    tu_expect_status(clscan_bucket_enqueue(b, tu.queue, keys, 0, vals, 0, N, kout, 0, vout, 0, NULL, 0, perm, 0, 0,
+                                           NULL, NULL), CL_INVALID_MEM_OBJECT, "NULL offsets");
+    tu_expect_status(clscan_bucket_enqueue(b, tu.queue, keys, 0, vals, 0, N, kout, 0, vout, 0, offs, 1, perm, 0, 0,
+                                           NULL, NULL), CLSCAN_RANGE_OUT_OF_BOUNDS, "offsets past their end");
+    tu_expect_status(clscan_bucket_enqueue(b, tu.queue, keys, 1, vals, 0, N, kout, 0, vout, 0, offs, 0, perm, 0, 0,
+                                           NULL, NULL), CLSCAN_RANGE_OUT_OF_BOUNDS, "keys past their end");
+    tu_expect_status(clscan_bucket_enqueue(b, tu.queue, keys, 0, vals, 0, N, kout, 0, vout, 0, offs, 0, kout, 0, 0,
+                                           NULL, NULL), CL_MEM_COPY_OVERLAP, "permutation is keys_out");
+    tu_expect_status(clscan_bucket_enqueue(b, tu.queue, keys, 0, vals, 0, N, keys, 0, vout, 0, offs, 0, perm, 0, 0,
+                                           NULL, NULL),
+                     CL_MEM_COPY_OVERLAP, "keys_out is keys (bucketing is not in place)");
+    tu_expect_status(clscan_bucket_enqueue(b, tu.queue, keys, 0, vals, 0, N, kout, 0, vout, 0, offs, 0, perm, 0, 1,
+                                           NULL, NULL), CL_INVALID_EVENT_WAIT_LIST, "1 event, NULL list");
     clFinish(tu.queue);
     cl_mem bufs[6] = {keys, vals, kout, vout, offs, perm};
     const size_t bytes[6] = {N * 4, N * 8, N * 4, N * 8, 32, N * 4};

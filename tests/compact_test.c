@@ -218,24 +218,17 @@ END_TEST
 
 /* ---- Rejected calls ---------------------------------------------------------------------- */
 
-static void expect_code(cl_int got, cl_int want, const char *what)
-{
-    ck_assert_msg(got == want, "%s: got %s, expected %s (%s)", what, clscan_error_string(got),
-                  clscan_error_string(want), clscan_last_error());
-    ck_assert_msg(clscan_last_error()[0] != '\0', "%s: no message", what);
-}
-
 START_TEST(rejected_calls_leave_the_buffers_untouched)
 {
     cl_int err = 0;
-    expect_code(clscan_compactor_create(tu.context, tu.device, 0, &err) ? CL_SUCCESS : err,
-                CLSCAN_INVALID_ELEMENT_SIZE, "element size 0");
-    expect_code(clscan_compactor_create(tu.context, tu.device, 4097, &err) ? CL_SUCCESS : err,
-                CLSCAN_INVALID_ELEMENT_SIZE, "element size 4097");
-    expect_code(clscan_compactor_create(NULL, tu.device, 4, &err) ? CL_SUCCESS : err, CL_INVALID_CONTEXT,
-                "NULL context");
-    expect_code(clscan_compactor_create(tu.context, NULL, 4, &err) ? CL_SUCCESS : err, CL_INVALID_DEVICE,
-                "NULL device");
+    tu_expect_status(clscan_compactor_create(tu.context, tu.device, 0, &err) ? CL_SUCCESS : err,
+                     CLSCAN_INVALID_ELEMENT_SIZE, "element size 0");
+    tu_expect_status(clscan_compactor_create(tu.context, tu.device, 4097, &err) ? CL_SUCCESS : err,
+                     CLSCAN_INVALID_ELEMENT_SIZE, "element size 4097");
+    tu_expect_status(clscan_compactor_create(NULL, tu.device, 4, &err) ? CL_SUCCESS : err, CL_INVALID_CONTEXT,
+                     "NULL context");
+    tu_expect_status(clscan_compactor_create(tu.context, NULL, 4, &err) ? CL_SUCCESS : err, CL_INVALID_DEVICE,
+                     "NULL device");
 
     enum { N = 100 };
     unsigned char init[5][N * 4 + 8];
@@ -250,44 +243,44 @@ START_TEST(rejected_calls_leave_the_buffers_untouched)
     cl_event bogus_list[1] = {NULL};
     size_t n = 0;
 
-    expect_code(clscan_compact_enqueue(NULL, tu.queue, src, 0, flags, 0, N, dst, 0, kept, 0, 0, NULL, NULL),
-                CLSCAN_INVALID_HANDLE, "NULL compactor");
-    expect_code(clscan_compact_enqueue(c, NULL, src, 0, flags, 0, N, dst, 0, kept, 0, 0, NULL, NULL),
-                CL_INVALID_COMMAND_QUEUE, "NULL queue");
-    expect_code(clscan_compact_enqueue(c, tu.queue, src, 0, flags, 0, N, dst, 0, kept, 0, 1, NULL, NULL),
-                CL_INVALID_EVENT_WAIT_LIST, "1 event, NULL list");
-    expect_code(clscan_compact_enqueue(c, tu.queue, src, 0, flags, 0, N, dst, 0, kept, 0, 1, bogus_list, NULL),
-                CL_INVALID_EVENT_WAIT_LIST, "NULL event in the list");
-    expect_code(clscan_compact_enqueue(c, tu.queue, NULL, 0, flags, 0, N, dst, 0, kept, 0, 0, NULL, NULL),
-                CL_INVALID_MEM_OBJECT, "NULL src");
-    expect_code(clscan_compact_enqueue(c, tu.queue, src, 0, NULL, 0, N, dst, 0, kept, 0, 0, NULL, NULL),
-                CL_INVALID_MEM_OBJECT, "NULL flags");
-    expect_code(clscan_compact_enqueue(c, tu.queue, src, 0, flags, 0, N, NULL, 0, kept, 0, 0, NULL, NULL),
-                CL_INVALID_MEM_OBJECT, "NULL dst");
-    expect_code(clscan_compact_enqueue(c, tu.queue, src, 0, flags, 0, N, dst, 0, NULL, 0, 0, NULL, NULL),
-                CL_INVALID_MEM_OBJECT, "NULL kept");
-    expect_code(clscan_compact_enqueue(c, tu.queue, src, 1, flags, 0, N, dst, 0, kept, 0, 0, NULL, NULL),
-                CLSCAN_RANGE_OUT_OF_BOUNDS, "src past its end");
-    expect_code(clscan_compact_enqueue(c, tu.queue, src, 0, flags, 1, N, dst, 0, kept, 0, 0, NULL, NULL),
-                CLSCAN_RANGE_OUT_OF_BOUNDS, "flags past their end");
-    expect_code(clscan_compact_enqueue(c, tu.queue, src, 0, flags, 0, N, dst, 1, kept, 0, 0, NULL, NULL),
-                CLSCAN_RANGE_OUT_OF_BOUNDS, "dst past its end");
-    expect_code(clscan_compact_enqueue(c, tu.queue, src, 0, flags, 0, N, dst, 0, kept, 2, 0, NULL, NULL),
-                CLSCAN_RANGE_OUT_OF_BOUNDS, "kept past its end");
-    expect_code(clscan_compact_enqueue(c, tu.queue, src, 0, flags, 0, N, ro, 0, kept, 0, 0, NULL, NULL),
-                CL_INVALID_MEM_OBJECT, "read-only dst");
-    expect_code(clscan_compact_enqueue(c, tu.queue, src, 0, flags, 0, N / 2, src, N / 4, kept, 0, 0, NULL, NULL),
-                CL_MEM_COPY_OVERLAP, "dst overlaps src");
-    expect_code(clscan_compact_enqueue(c, tu.queue, src, 0, flags, 0, N, dst, 0, dst, 0, 0, NULL, NULL),
-                CL_MEM_COPY_OVERLAP, "kept overlaps dst");
-    expect_code(clscan_compact_indices_enqueue(c, tu.queue, flags, 0, N, dst, 1, kept, 0, 0, NULL, NULL),
-                CLSCAN_RANGE_OUT_OF_BOUNDS, "indices past their end");
-    expect_code(clscan_compact_indices_enqueue(NULL, tu.queue, flags, 0, N, dst, 0, kept, 0, 0, NULL, NULL),
-                CLSCAN_INVALID_HANDLE, "indices: NULL compactor");
-    expect_code(clscan_compact(c, tu.queue, src, 0, flags, 0, N, dst, 0, NULL, 0, NULL), CL_INVALID_VALUE,
-                "blocking: NULL kept");
-    expect_code(clscan_compact(c, tu.queue, src, 0, flags, 0, N + 1, dst, 0, &n, 0, NULL),
-                CLSCAN_RANGE_OUT_OF_BOUNDS, "blocking: count past the ends");
+    tu_expect_status(clscan_compact_enqueue(NULL, tu.queue, src, 0, flags, 0, N, dst, 0, kept, 0, 0, NULL, NULL),
+                     CLSCAN_INVALID_HANDLE, "NULL compactor");
+    tu_expect_status(clscan_compact_enqueue(c, NULL, src, 0, flags, 0, N, dst, 0, kept, 0, 0, NULL, NULL),
+                     CL_INVALID_COMMAND_QUEUE, "NULL queue");
+    tu_expect_status(clscan_compact_enqueue(c, tu.queue, src, 0, flags, 0, N, dst, 0, kept, 0, 1, NULL, NULL),
+                     CL_INVALID_EVENT_WAIT_LIST, "1 event, NULL list");
+    tu_expect_status(clscan_compact_enqueue(c, tu.queue, src, 0, flags, 0, N, dst, 0, kept, 0, 1, bogus_list, NULL),
+                     CL_INVALID_EVENT_WAIT_LIST, "NULL event in the list");
+    tu_expect_status(clscan_compact_enqueue(c, tu.queue, NULL, 0, flags, 0, N, dst, 0, kept, 0, 0, NULL, NULL),
+                     CL_INVALID_MEM_OBJECT, "NULL src");
+    tu_expect_status(clscan_compact_enqueue(c, tu.queue, src, 0, NULL, 0, N, dst, 0, kept, 0, 0, NULL, NULL),
+                     CL_INVALID_MEM_OBJECT, "NULL flags");
+    tu_expect_status(clscan_compact_enqueue(c, tu.queue, src, 0, flags, 0, N, NULL, 0, kept, 0, 0, NULL, NULL),
+                     CL_INVALID_MEM_OBJECT, "NULL dst");
+    tu_expect_status(clscan_compact_enqueue(c, tu.queue, src, 0, flags, 0, N, dst, 0, NULL, 0, 0, NULL, NULL),
+                     CL_INVALID_MEM_OBJECT, "NULL kept");
+    tu_expect_status(clscan_compact_enqueue(c, tu.queue, src, 1, flags, 0, N, dst, 0, kept, 0, 0, NULL, NULL),
+                     CLSCAN_RANGE_OUT_OF_BOUNDS, "src past its end");
+    tu_expect_status(clscan_compact_enqueue(c, tu.queue, src, 0, flags, 1, N, dst, 0, kept, 0, 0, NULL, NULL),
+                     CLSCAN_RANGE_OUT_OF_BOUNDS, "flags past their end");
+    tu_expect_status(clscan_compact_enqueue(c, tu.queue, src, 0, flags, 0, N, dst, 1, kept, 0, 0, NULL, NULL),
+                     CLSCAN_RANGE_OUT_OF_BOUNDS, "dst past its end");
+    tu_expect_status(clscan_compact_enqueue(c, tu.queue, src, 0, flags, 0, N, dst, 0, kept, 2, 0, NULL, NULL),
+                     CLSCAN_RANGE_OUT_OF_BOUNDS, "kept past its end");
+    tu_expect_status(clscan_compact_enqueue(c, tu.queue, src, 0, flags, 0, N, ro, 0, kept, 0, 0, NULL, NULL),
+                     CL_INVALID_MEM_OBJECT, "read-only dst");
+    tu_expect_status(clscan_compact_enqueue(c, tu.queue, src, 0, flags, 0, N / 2, src, N / 4, kept, 0, 0, NULL, NULL),
+                     CL_MEM_COPY_OVERLAP, "dst overlaps src");
+    tu_expect_status(clscan_compact_enqueue(c, tu.queue, src, 0, flags, 0, N, dst, 0, dst, 0, 0, NULL, NULL),
+                     CL_MEM_COPY_OVERLAP, "kept overlaps dst");
+    tu_expect_status(clscan_compact_indices_enqueue(c, tu.queue, flags, 0, N, dst, 1, kept, 0, 0, NULL, NULL),
+                     CLSCAN_RANGE_OUT_OF_BOUNDS, "indices past their end");
+    tu_expect_status(clscan_compact_indices_enqueue(NULL, tu.queue, flags, 0, N, dst, 0, kept, 0, 0, NULL, NULL),
+                     CLSCAN_INVALID_HANDLE, "indices: NULL compactor");
+    tu_expect_status(clscan_compact(c, tu.queue, src, 0, flags, 0, N, dst, 0, NULL, 0, NULL), CL_INVALID_VALUE,
+                     "blocking: NULL kept");
+    tu_expect_status(clscan_compact(c, tu.queue, src, 0, flags, 0, N + 1, dst, 0, &n, 0, NULL),
+                     CLSCAN_RANGE_OUT_OF_BOUNDS, "blocking: count past the ends");
 
     clFinish(tu.queue);
     cl_mem bufs[5] = {src, flags, dst, kept, ro};

@@ -477,26 +477,19 @@ END_TEST
 
 /* ---- Rejected calls ---------------------------------------------------------------------- */
 
-static void expect_code(cl_int got, cl_int want, const char *what)
-{
-    ck_assert_msg(got == want, "%s: got %s, expected %s (%s)", what, clscan_error_string(got),
-                  clscan_error_string(want), clscan_last_error());
-    ck_assert_msg(clscan_last_error()[0] != '\0', "%s: no message", what);
-}
-
 START_TEST(rejected_calls_leave_the_buffers_untouched)
 {
     cl_int err = 0;
-    expect_code(clscan_sorter_create(tu.context, tu.device, (clscan_type)6, 0, &err) ? CL_SUCCESS : err,
-                CLSCAN_INVALID_TYPE, "key type 6");
-    expect_code(clscan_sorter_create(tu.context, tu.device, CLSCAN_UINT32, 4097, &err) ? CL_SUCCESS : err,
-                CLSCAN_INVALID_ELEMENT_SIZE, "value size 4097");
-    expect_code(clscan_sorter_create(NULL, tu.device, CLSCAN_UINT32, 0, &err) ? CL_SUCCESS : err,
-                CL_INVALID_CONTEXT, "NULL context");
+    tu_expect_status(clscan_sorter_create(tu.context, tu.device, (clscan_type)6, 0, &err) ? CL_SUCCESS : err,
+                     CLSCAN_INVALID_TYPE, "key type 6");
+    tu_expect_status(clscan_sorter_create(tu.context, tu.device, CLSCAN_UINT32, 4097, &err) ? CL_SUCCESS : err,
+                     CLSCAN_INVALID_ELEMENT_SIZE, "value size 4097");
+    tu_expect_status(clscan_sorter_create(NULL, tu.device, CLSCAN_UINT32, 0, &err) ? CL_SUCCESS : err,
+                     CL_INVALID_CONTEXT, "NULL context");
     clscan_sorter *s = sorter(CLSCAN_UINT32, 4, 0), *f = sorter(CLSCAN_FLOAT, 0, 0);
-    expect_code(clscan_sorter_set_key_bits(NULL, 8), CLSCAN_INVALID_HANDLE, "set_key_bits: NULL");
-    expect_code(clscan_sorter_set_key_bits(s, 33), CLSCAN_INVALID_KEY_BITS, "33 bits of uint32");
-    expect_code(clscan_sorter_set_key_bits(f, 8), CLSCAN_INVALID_KEY_BITS, "key bits of float keys");
+    tu_expect_status(clscan_sorter_set_key_bits(NULL, 8), CLSCAN_INVALID_HANDLE, "set_key_bits: NULL");
+    tu_expect_status(clscan_sorter_set_key_bits(s, 33), CLSCAN_INVALID_KEY_BITS, "33 bits of uint32");
+    tu_expect_status(clscan_sorter_set_key_bits(f, 8), CLSCAN_INVALID_KEY_BITS, "key bits of float keys");
 
     enum { N = 100 };
     unsigned char init[5][N * 4];
@@ -508,28 +501,28 @@ START_TEST(rejected_calls_leave_the_buffers_untouched)
     cl_mem vout = tu_buffer(tu.context, CL_MEM_READ_WRITE, N * 4, init[3]);
     cl_mem ro = tu_buffer(tu.context, CL_MEM_READ_ONLY, N * 4, init[4]);
 
-    expect_code(clscan_sort_enqueue(NULL, tu.queue, kin, 0, kout, 0, vin, 0, vout, 0, N, 0, NULL, NULL),
-                CLSCAN_INVALID_HANDLE, "NULL sorter");
-    expect_code(clscan_sort_enqueue(s, NULL, kin, 0, kout, 0, vin, 0, vout, 0, N, 0, NULL, NULL),
-                CL_INVALID_COMMAND_QUEUE, "NULL queue");
-    expect_code(clscan_sort_enqueue(s, tu.queue, kin, 0, kout, 0, vin, 0, vout, 0, N, 2, NULL, NULL),
-                CL_INVALID_EVENT_WAIT_LIST, "2 events, NULL list");
-    expect_code(clscan_sort_enqueue(s, tu.queue, NULL, 0, kout, 0, vin, 0, vout, 0, N, 0, NULL, NULL),
-                CL_INVALID_MEM_OBJECT, "NULL keys_in");
-    expect_code(clscan_sort_enqueue(s, tu.queue, kin, 0, kout, 0, NULL, 0, vout, 0, N, 0, NULL, NULL),
-                CL_INVALID_MEM_OBJECT, "NULL values_in");
-    expect_code(clscan_sort_enqueue(f, tu.queue, kin, 0, kout, 0, vin, 0, vout, 0, N, 0, NULL, NULL),
-                CL_INVALID_MEM_OBJECT, "values for a keys-only sorter");
-    expect_code(clscan_sort_enqueue(s, tu.queue, kin, 1, kout, 0, vin, 0, vout, 0, N, 0, NULL, NULL),
-                CLSCAN_RANGE_OUT_OF_BOUNDS, "keys_in past its end");
-    expect_code(clscan_sort_enqueue(s, tu.queue, kin, 0, kout, 0, vin, 0, vout, 1, N, 0, NULL, NULL),
-                CLSCAN_RANGE_OUT_OF_BOUNDS, "values_out past its end");
-    expect_code(clscan_sort_enqueue(s, tu.queue, kin, 0, ro, 0, vin, 0, vout, 0, N, 0, NULL, NULL),
-                CL_INVALID_MEM_OBJECT, "read-only keys_out");
-    expect_code(clscan_sort_enqueue(s, tu.queue, kin, 0, kin, 1, vin, 0, vout, 0, N - 1, 0, NULL, NULL),
-                CL_MEM_COPY_OVERLAP, "keys shifted by one");
-    expect_code(clscan_sort_enqueue(s, tu.queue, kin, 0, kout, 0, vin, 0, kout, 0, N, 0, NULL, NULL),
-                CL_MEM_COPY_OVERLAP, "values_out is keys_out");
+    tu_expect_status(clscan_sort_enqueue(NULL, tu.queue, kin, 0, kout, 0, vin, 0, vout, 0, N, 0, NULL, NULL),
+                     CLSCAN_INVALID_HANDLE, "NULL sorter");
+    tu_expect_status(clscan_sort_enqueue(s, NULL, kin, 0, kout, 0, vin, 0, vout, 0, N, 0, NULL, NULL),
+                     CL_INVALID_COMMAND_QUEUE, "NULL queue");
+    tu_expect_status(clscan_sort_enqueue(s, tu.queue, kin, 0, kout, 0, vin, 0, vout, 0, N, 2, NULL, NULL),
+                     CL_INVALID_EVENT_WAIT_LIST, "2 events, NULL list");
+    tu_expect_status(clscan_sort_enqueue(s, tu.queue, NULL, 0, kout, 0, vin, 0, vout, 0, N, 0, NULL, NULL),
+                     CL_INVALID_MEM_OBJECT, "NULL keys_in");
+    tu_expect_status(clscan_sort_enqueue(s, tu.queue, kin, 0, kout, 0, NULL, 0, vout, 0, N, 0, NULL, NULL),
+                     CL_INVALID_MEM_OBJECT, "NULL values_in");
+    tu_expect_status(clscan_sort_enqueue(f, tu.queue, kin, 0, kout, 0, vin, 0, vout, 0, N, 0, NULL, NULL),
+                     CL_INVALID_MEM_OBJECT, "values for a keys-only sorter");
+    tu_expect_status(clscan_sort_enqueue(s, tu.queue, kin, 1, kout, 0, vin, 0, vout, 0, N, 0, NULL, NULL),
+                     CLSCAN_RANGE_OUT_OF_BOUNDS, "keys_in past its end");
+    tu_expect_status(clscan_sort_enqueue(s, tu.queue, kin, 0, kout, 0, vin, 0, vout, 1, N, 0, NULL, NULL),
+                     CLSCAN_RANGE_OUT_OF_BOUNDS, "values_out past its end");
+    tu_expect_status(clscan_sort_enqueue(s, tu.queue, kin, 0, ro, 0, vin, 0, vout, 0, N, 0, NULL, NULL),
+                     CL_INVALID_MEM_OBJECT, "read-only keys_out");
+    tu_expect_status(clscan_sort_enqueue(s, tu.queue, kin, 0, kin, 1, vin, 0, vout, 0, N - 1, 0, NULL, NULL),
+                     CL_MEM_COPY_OVERLAP, "keys shifted by one");
+    tu_expect_status(clscan_sort_enqueue(s, tu.queue, kin, 0, kout, 0, vin, 0, kout, 0, N, 0, NULL, NULL),
+                     CL_MEM_COPY_OVERLAP, "values_out is keys_out");
     clFinish(tu.queue);
     cl_mem bufs[5] = {kin, kout, vin, vout, ro};
     for (int i = 0; i < 5; i++) {

@@ -836,3 +836,10 @@ void tu_write(cl_command_queue q, cl_mem buf, size_t bytes, const void *in)
     cl_int err = clEnqueueWriteBuffer(q, buf, CL_TRUE, 0, bytes, in, 0, NULL, NULL);
     ck_assert_msg(err == CL_SUCCESS, "clEnqueueWriteBuffer: %d", (int)err);
 }
+
+void tu_expect_status(cl_int got, cl_int want, const char *what)
+{
+    ck_assert_msg(got == want, "%s: got %s, expected %s (%s)", what, clscan_error_string(got),
+                  clscan_error_string(want), clscan_last_error());
+    ck_assert_msg(clscan_last_error()[0] != '\0', "%s: no message", what);
+}

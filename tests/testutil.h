@@ -135,4 +135,7 @@ cl_mem tu_buffer(cl_context ctx, cl_mem_flags flags, size_t bytes, const void *i
 void tu_read(cl_command_queue q, cl_mem buf, size_t bytes, void *out);
 void tu_write(cl_command_queue q, cl_mem buf, size_t bytes, const void *in);
 
+/* Fails the current test unless got == want and clscan_last_error() says something. */
+void tu_expect_status(cl_int got, cl_int want, const char *what);
+
 #endif
