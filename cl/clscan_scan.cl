@@ -237,6 +237,23 @@ inline void wg_scan(T v, __local T *buf, uint li, T *prev, T *total)
 #define SIDX(i) ((i) + ((i) >> 5))
 #define STAGE_SIZE (TILE + TILE / 32)
 
+/* A work-item's elements in registers: ITEMS_DECL(v) declares them, ITEMS_PARAM(v) and
+ * ITEMS_ARG(v) pass them on.  Plain scans keep an array of T; segmented programs (below) keep
+ * the values and the head flags in two arrays. */
+#ifndef CLSCAN_SEGMENTED
+#define ITEMS_DECL(v) T v[CLSCAN_ITEMS]
+#define ITEMS_PARAM(v) T *v
+#define ITEMS_ARG(v) v
+
+/* Loads the work-item's CLSCAN_ITEMS consecutive elements from first on, NEUTRAL past count,
+ * without staging (also for one work-item computing another's total). */
+inline void load_items_direct(T *v, __global const IN_T *src IN_PARAMS, ulong first, ulong count)
+{
+    for (uint r = 0; r < RUN; ++r)
+        for (uint l = 0; l < CLSCAN_LANES; ++l)
+            v[VIDX(l, r)] = first + l * RUN + r < count ? LOAD_IN(src, first + l * RUN + r) : NEUTRAL;
+}
+
 /* Loads the work-item's CLSCAN_ITEMS consecutive elements of the tile at `base` (NEUTRAL past
  * count).  `stage` holds STAGE_SIZE elements when CLSCAN_STAGE is 1. */
 inline void load_items(T *v, __global const IN_T *src IN_PARAMS, ulong base, ulong count, uint li,
@@ -259,9 +276,7 @@ inline void load_items(T *v, __global const IN_T *src IN_PARAMS, ulong base, ulo
             for (uint l = 0; l < CLSCAN_LANES; ++l)
                 v[VIDX(l, r)] = LOAD_IN(src, first + l * RUN + r);
     } else {
-        for (uint r = 0; r < RUN; ++r)
-            for (uint l = 0; l < CLSCAN_LANES; ++l)
-                v[VIDX(l, r)] = first + l * RUN + r < count ? LOAD_IN(src, first + l * RUN + r) : NEUTRAL;
+        load_items_direct(v, src IN_ARGS, first, count);
     }
 #endif
 }
@@ -333,6 +348,154 @@ inline void item_apply(T *v, T p, const int exclusive)
     }
 }
 
+#else   /* CLSCAN_SEGMENTED */
+/* Segmented programs: the work-item keeps its elements' values (x) and head flags (f) in two
+ * arrays rather than an array of pairs, so that the sequential loops below run on plain values
+ * (a CPU keeps them in vector registers) and the flags stay bytes beside them.  They compute
+ * exactly what the pair operator of clscan_segmented.cl computes on the same elements in the
+ * same order, hence the same bits; what leaves the work-item (its total, for the work-group,
+ * the tiles and the levels) and what comes in (its prefix) are pairs as before.
+ *   f bit 0 (FLAG_OWN): the element starts a segment (loaded);
+ *   f bit 1 (FLAG_RUN): a segment starts in its run up to it (item_scan: the pair's h). */
+#define ITEMS_DECL(v) clscan_value v[CLSCAN_ITEMS]; uchar v##_f[CLSCAN_ITEMS]
+#define ITEMS_PARAM(v) clscan_value *v, uchar *v##_f
+#define ITEMS_ARG(v) v, v##_f
+#define FLAG_OWN 1
+#define FLAG_RUN 2
+#ifdef CLSCAN_SWAP_COMB
+#define VALUE_COMBINE(a, b) clscan_value_comb((b), (a))
+#else
+#define VALUE_COMBINE(a, b) clscan_value_comb((a), (b))
+#endif
+
+inline uchar head_flags(uchar h)
+{
+    return h ? FLAG_OWN | FLAG_RUN : 0;
+}
+
+inline void load_items_direct(clscan_value *x, uchar *f, __global const clscan_value *src IN_PARAMS,
+                              ulong first, ulong count)
+{
+    for (uint r = 0; r < RUN; ++r)
+        for (uint l = 0; l < CLSCAN_LANES; ++l) {
+            const ulong i = first + l * RUN + r;
+            x[VIDX(l, r)] = i < count ? src[i] : clscan_value_neutral();
+            f[VIDX(l, r)] = i < count ? head_flags(clscan_head(heads, keys, i)) : 0;
+        }
+}
+
+inline void load_items(clscan_value *x, uchar *f, __global const clscan_value *src IN_PARAMS,
+                       ulong base, ulong count, uint li, __local T *stage)
+{
+#if CLSCAN_STAGE
+    for (uint k = 0; k < CLSCAN_ITEMS; ++k) {
+        const uint i = k * CLSCAN_WG + li;
+        stage[SIDX(i)] = base + i < count ? clscan_pair_make(src[base + i], clscan_head(heads, keys, base + i))
+                                          : NEUTRAL;
+    }
+    barrier(CLK_LOCAL_MEM_FENCE);
+    for (uint r = 0; r < RUN; ++r)
+        for (uint l = 0; l < CLSCAN_LANES; ++l) {
+            const T p = stage[SIDX(li * CLSCAN_ITEMS + l * RUN + r)];
+            x[VIDX(l, r)] = p.v;
+            f[VIDX(l, r)] = head_flags(p.h);
+        }
+#else
+    (void)stage;
+    const ulong first = base + (ulong)li * CLSCAN_ITEMS;
+    if (base + TILE <= count) {   /* a full tile: no checks in the loop */
+        for (uint r = 0; r < RUN; ++r)
+            for (uint l = 0; l < CLSCAN_LANES; ++l) {
+                x[VIDX(l, r)] = src[first + l * RUN + r];
+                f[VIDX(l, r)] = head_flags(clscan_head(heads, keys, first + l * RUN + r));
+            }
+    } else {
+        load_items_direct(x, f, src IN_ARGS, first, count);
+    }
+#endif
+}
+
+inline void store_items(const clscan_value *x, const uchar *f, __global clscan_value *dst, ulong base,
+                        ulong count, uint li, __local T *stage)
+{
+    (void)f;
+#if CLSCAN_STAGE
+    barrier(CLK_LOCAL_MEM_FENCE);   /* everyone has finished reading stage */
+    for (uint r = 0; r < RUN; ++r)
+        for (uint l = 0; l < CLSCAN_LANES; ++l)
+            stage[SIDX(li * CLSCAN_ITEMS + l * RUN + r)].v = x[VIDX(l, r)];
+    barrier(CLK_LOCAL_MEM_FENCE);
+    for (uint k = 0; k < CLSCAN_ITEMS; ++k) {
+        const uint i = k * CLSCAN_WG + li;
+        if (base + i < count)
+            dst[base + i] = stage[SIDX(i)].v;
+    }
+#else
+    (void)stage;
+    const ulong first = base + (ulong)li * CLSCAN_ITEMS;
+    if (base + TILE <= count) {
+        for (uint r = 0; r < RUN; ++r)
+            for (uint l = 0; l < CLSCAN_LANES; ++l)
+                dst[first + l * RUN + r] = x[VIDX(l, r)];
+    } else {
+        for (uint r = 0; r < RUN; ++r)
+            for (uint l = 0; l < CLSCAN_LANES; ++l)
+                if (first + l * RUN + r < count)
+                    dst[first + l * RUN + r] = x[VIDX(l, r)];
+    }
+#endif
+}
+
+/* The pair operator on (x[r - 1], f[r - 1]) and (x[r], f[r]): the value restarts from the
+ * neutral value at a head, the run flag is or-ed in. */
+inline clscan_pair item_pair(const clscan_value *x, const uchar *f, uint k)
+{
+    return clscan_pair_make(x[k], (f[k] & FLAG_RUN) != 0);
+}
+
+inline clscan_pair item_scan(clscan_value *x, uchar *f)
+{
+    for (uint r = 1; r < RUN; ++r)
+        for (uint l = 0; l < CLSCAN_LANES; ++l) {
+            const uint k = VIDX(l, r), j = VIDX(l, r - 1);
+            x[k] = VALUE_COMBINE(f[k] & FLAG_OWN ? clscan_value_neutral() : x[j], x[k]);
+            f[k] |= f[j] & FLAG_RUN;
+        }
+    T total = item_pair(x, f, VIDX(0, RUN - 1));
+    for (uint l = 1; l < CLSCAN_LANES; ++l)
+        total = COMBINE(total, item_pair(x, f, VIDX(l, RUN - 1)));
+    return total;
+}
+
+/* As the pair operator applies prefix q to the element's pair: q's value counts only if no
+ * segment starts in the run up to the element.  Exclusive: an element that starts a segment gets
+ * the neutral value, the others the inclusive result of the element before them. */
+inline void item_apply(clscan_value *x, uchar *f, T p, const int exclusive)
+{
+    T q[CLSCAN_LANES];
+    q[0] = p;
+    for (uint l = 1; l < CLSCAN_LANES; ++l)
+        q[l] = COMBINE(q[l - 1], item_pair(x, f, VIDX(l - 1, RUN - 1)));
+    if (exclusive) {
+        for (uint r = RUN - 1; r > 0; --r)
+            for (uint l = 0; l < CLSCAN_LANES; ++l) {
+                const uint k = VIDX(l, r), j = VIDX(l, r - 1);
+                const clscan_value prev =
+                    VALUE_COMBINE(f[j] & FLAG_RUN ? clscan_value_neutral() : q[l].v, x[j]);
+                x[k] = f[k] & FLAG_OWN ? clscan_value_neutral() : prev;
+            }
+        for (uint l = 0; l < CLSCAN_LANES; ++l)
+            x[VIDX(l, 0)] = f[VIDX(l, 0)] & FLAG_OWN ? clscan_value_neutral() : q[l].v;
+    } else {
+        for (uint r = 0; r < RUN; ++r)
+            for (uint l = 0; l < CLSCAN_LANES; ++l) {
+                const uint k = VIDX(l, r);
+                x[k] = VALUE_COMBINE(f[k] & FLAG_RUN ? clscan_value_neutral() : q[l].v, x[k]);
+            }
+    }
+}
+#endif
+
 /* Scans one tile of src into dst with carry-in `carry` (NEUTRAL for the first tile).  Every
  * output is comb(carry, ...), so the result is the fold from NEUTRAL whatever the tiling. */
 inline void scan_tile(__global const IN_T *src IN_PARAMS, __global OUT_T *dst, ulong count, T carry,
@@ -340,15 +503,15 @@ inline void scan_tile(__global const IN_T *src IN_PARAMS, __global OUT_T *dst, u
 {
     const uint li = get_local_id(0);
     const ulong base = (ulong)get_group_id(0) * TILE;
-    T v[CLSCAN_ITEMS];
-    load_items(v, src IN_ARGS, base, count, li, stage);
+    ITEMS_DECL(v);
+    load_items(ITEMS_ARG(v), src IN_ARGS, base, count, li, stage);
 
     T prev = NEUTRAL, total;
-    wg_scan(item_scan(v), hs, li, &prev, &total);
+    wg_scan(item_scan(ITEMS_ARG(v)), hs, li, &prev, &total);
     /* The work-item's prefix: the carry, then the totals of the work-items before it.  Exclusive
      * is the inclusive result shifted right by one, with the prefix in front. */
-    item_apply(v, li > 0 ? COMBINE(carry, prev) : carry, exclusive);
-    store_items(v, dst, base, count, li, stage);
+    item_apply(ITEMS_ARG(v), li > 0 ? COMBINE(carry, prev) : carry, exclusive);
+    store_items(ITEMS_ARG(v), dst, base, count, li, stage);
 }
 
 #if CLSCAN_STAGE
@@ -402,10 +565,10 @@ void clscan_reduce(__global const IN_T *src, ulong src_offset, ulong count,
     IN_KERNEL_LOCALS
     const uint li = get_local_id(0);
     const ulong base = (ulong)get_group_id(0) * TILE;
-    T v[CLSCAN_ITEMS];
-    load_items(v, src + src_offset IN_ARGS, base, count, li, stage);
+    ITEMS_DECL(v);
+    load_items(ITEMS_ARG(v), src + src_offset IN_ARGS, base, count, li, stage);
     T prev, total;
-    wg_scan(item_scan(v), hs, li, &prev, &total);
+    wg_scan(item_scan(ITEMS_ARG(v)), hs, li, &prev, &total);
     if (li == 0)
         STORE_TOTAL(totals, totals_offset + get_group_id(0), total);
 }
@@ -468,12 +631,10 @@ inline void hs_in_place(__local T *buf, uint n)
 inline T tile_total_alone(__global const IN_T *src IN_PARAMS, ulong base, ulong count, __local T *buf)
 {
     for (uint w = 0; w < CLSCAN_WG; ++w) {
-        T v[CLSCAN_ITEMS];
+        ITEMS_DECL(v);
         const ulong first = base + (ulong)w * CLSCAN_ITEMS;
-        for (uint r = 0; r < RUN; ++r)
-            for (uint l = 0; l < CLSCAN_LANES; ++l)
-                v[VIDX(l, r)] = first + l * RUN + r < count ? LOAD_IN(src, first + l * RUN + r) : NEUTRAL;
-        buf[w] = item_scan(v);
+        load_items_direct(ITEMS_ARG(v), src IN_ARGS, first, count);
+        buf[w] = item_scan(ITEMS_ARG(v));
     }
 #ifndef CLSCAN_WG_SCAN_BLELLOCH
     /* Hillis-Steele's total is the balanced binary tree over the values; so is the two-level
@@ -520,10 +681,10 @@ void clscan_scan_single_pass(__global const IN_T *src, ulong src_offset, __globa
     const uint g = l_tile;
     const ulong base = (ulong)g * TILE;
 
-    T v[CLSCAN_ITEMS];
-    load_items(v, in IN_ARGS, base, count, li, stage);
+    ITEMS_DECL(v);
+    load_items(ITEMS_ARG(v), in IN_ARGS, base, count, li, stage);
     T prev = NEUTRAL, total;
-    wg_scan(item_scan(v), hs, li, &prev, &total);
+    wg_scan(item_scan(ITEMS_ARG(v)), hs, li, &prev, &total);
 
     if (li == 0) {
         aggregates[g] = total;
@@ -704,6 +865,6 @@ void clscan_scan_single_pass(__global const IN_T *src, ulong src_offset, __globa
         carry = l_value;
     }
 
-    item_apply(v, li > 0 ? COMBINE(carry, prev) : carry, CLSCAN_EXCLUSIVE);
-    store_items(v, dst + dst_offset, base, count, li, stage);
+    item_apply(ITEMS_ARG(v), li > 0 ? COMBINE(carry, prev) : carry, CLSCAN_EXCLUSIVE);
+    store_items(ITEMS_ARG(v), dst + dst_offset, base, count, li, stage);
 }

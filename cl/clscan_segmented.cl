@@ -37,21 +37,12 @@ inline clscan_value clscan_value_comb(clscan_value a, clscan_value b)
 #undef NEUTRAL
 #undef COMB
 
-/* h: some segment starts within the elements combined; own: the last of them starts one (kept
- * so that an exclusive scan can give each segment's first element the neutral value). */
-/* Inclusive programs never read own: leaving it out makes the pair smaller and its combination
- * cheaper (a CPU vectorises it better). */
-#if CLSCAN_EXCLUSIVE
-#define CLSCAN_PAIR_OWN 1
-#else
-#define CLSCAN_PAIR_OWN 0
-#endif
+/* h: some segment starts within the elements combined.  (Exclusive scans also need each
+ * element's own head, to give a segment's first element the neutral value: the work-items keep
+ * it with the element, in the flags of their registers, so the pair never carries it.) */
 typedef struct clscan_pair {
     clscan_value v;
     uchar h;
-#if CLSCAN_PAIR_OWN
-    uchar own;
-#endif
 } clscan_pair;
 
 /* The host sizes local and scratch memory with CLSCAN_PAIR_BOUND bytes per pair. */
@@ -62,9 +53,6 @@ inline clscan_pair clscan_pair_make(clscan_value v, uchar h)
     clscan_pair p;
     p.v = v;
     p.h = h;
-#if CLSCAN_PAIR_OWN
-    p.own = h;
-#endif
     return p;
 }
 
@@ -81,9 +69,6 @@ inline clscan_pair clscan_pair_comb(clscan_pair a, clscan_pair b)
     clscan_pair r;
     r.v = clscan_value_comb(b.h ? clscan_value_neutral() : a.v, b.v);
     r.h = a.h | b.h;
-#if CLSCAN_PAIR_OWN
-    r.own = b.own;
-#endif
     return r;
 }
 
@@ -97,30 +82,16 @@ inline clscan_pair clscan_pair_comb(clscan_pair a, clscan_pair b)
 #define KEY_T uchar   /* unused */
 #endif
 
-/* Element i of the values with its head flag (without branches: element 0 compares its key
- * with itself). */
-inline clscan_pair clscan_pair_load(__global const clscan_value *values, __global const uchar *heads,
-                                    __global const KEY_T *keys, ulong i)
+/* Whether element i starts a segment (without branches: element 0 compares its key with
+ * itself). */
+inline uchar clscan_head(__global const uchar *heads, __global const KEY_T *keys, ulong i)
 {
 #ifdef CLSCAN_KEY_TYPE
     (void)heads;
-    const uchar h = (i == 0) | (keys[i] != keys[i - (i != 0)]);
+    return (i == 0) | (keys[i] != keys[i - (i != 0)]);
 #else
     (void)keys;
-    const uchar h = (i == 0) | (heads[i] != 0);
-#endif
-    return clscan_pair_make(values[i], h);
-}
-
-/* Exclusive: the first element of a segment gets the neutral value, the others the combination
- * of the elements before them in their segment (prev: a head cuts it short already). */
-inline clscan_pair clscan_pair_exclusive(clscan_pair cur, clscan_pair prev)
-{
-#if CLSCAN_PAIR_OWN
-    return cur.own ? clscan_pair_neutral() : prev;
-#else
-    (void)cur;
-    return prev;   /* not reached: only exclusive programs shift */
+    return (i == 0) | (heads[i] != 0);
 #endif
 }
 
@@ -133,11 +104,10 @@ inline clscan_pair clscan_pair_exclusive(clscan_pair cur, clscan_pair prev)
                            __global const KEY_T *keys_buf, ulong keys_offset
 #define IN_KERNEL_LOCALS __global const uchar *heads = heads_buf + heads_offset; \
                          __global const KEY_T *keys = keys_buf + keys_offset;
-#define LOAD_IN(src, i) clscan_pair_load((src), heads, keys, (i))
-#define STORE_OUT(dst, i, x) ((dst)[i] = (x).v)
+/* (The loads, stores and the work-item's sequential loops have versions of their own for
+ * segmented programs in clscan_scan.cl: values and flags kept apart.) */
 /* A carry's flag never changes a value to its right, so carries are kept as values only. */
 #define CARRY_AT(c, i) clscan_pair_make((c)[i], 0)
-#define EXCLUSIVE_OUT(cur, prev) clscan_pair_exclusive((cur), (prev))
 /* Tile totals: the value, and in totals_heads (same indices) whether a segment starts in the
  * tile. */
 #define TOTALS_PARAMS , __global uchar *totals_heads

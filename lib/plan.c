@@ -118,8 +118,9 @@ static int fits_local_memory(const clscan_plan *plan, size_t wg, size_t items)
     return fits_local_memory_with(plan, plan->element_size, wg, items);
 }
 
-/* Bytes of a (head flag, value) pair, struct { value; uchar; uchar; }, at most: the two flags
- * are padded up to the value's alignment, a power of two that divides its size. */
+/* Bytes of a (head flag, value) pair, struct { value; uchar; }, at most: the flag is padded up
+ * to the value's alignment, a power of two that divides its size.  (The bound leaves room for
+ * two bytes of flags, as when exclusive pairs carried a second flag.) */
 static size_t pair_bound(size_t e)
 {
     const size_t align = e & (~e + 1);   /* the largest power of two dividing e */
