@@ -44,8 +44,11 @@
  *   IN_T, OUT_T       element types of the source and destination arrays
  *   IN_PARAMS         extra parameters of the functions that load (after src), IN_ARGS passes them
  *   IN_KERNEL_PARAMS  extra kernel parameters (last), IN_KERNEL_LOCALS turns them into IN_ARGS
- *   LOAD_IN(src, i)   element i of the source as a T; STORE_OUT(dst, i, x) stores x there
  *   CARRY_AT(c, i)    element i of an array of tile carries as a T
+ *   TOTALS_PARAMS, STORE_TOTAL(t, i, x)  where clscan_reduce writes the tiles' totals
+ * Plain scans only (segmented programs have versions of their own of the work-item's loads,
+ * stores and loops, below, which keep values and flags apart):
+ *   LOAD_IN(src, i)   element i of the source as a T; STORE_OUT(dst, i, x) stores x there
  *   EXCLUSIVE_OUT(cur, prev)  the exclusive output of an element whose inclusive scan within its
  *                     run is cur, when the combination of everything before it is prev */
 #ifndef CLSCAN_SEGMENTED
@@ -68,6 +71,11 @@
 #else
 #define COMBINE(a, b) COMB(a, b)
 #endif
+
+/* The functions that take a work-item's elements (arrays in private memory) must be inlined:
+ * PoCL (3.1, LLVM 15) leaves a large one with several callers as a call, and then compiles the
+ * kernel that calls it to nothing (it crashes). */
+#define CLSCAN_INLINE inline __attribute__((always_inline))
 
 #define TILE (CLSCAN_WG * CLSCAN_ITEMS)
 #ifndef CLSCAN_LANES
@@ -247,7 +255,7 @@ inline void wg_scan(T v, __local T *buf, uint li, T *prev, T *total)
 
 /* Loads the work-item's CLSCAN_ITEMS consecutive elements from first on, NEUTRAL past count,
  * without staging (also for one work-item computing another's total). */
-inline void load_items_direct(T *v, __global const IN_T *src IN_PARAMS, ulong first, ulong count)
+CLSCAN_INLINE void load_items_direct(T *v, __global const IN_T *src IN_PARAMS, ulong first, ulong count)
 {
     for (uint r = 0; r < RUN; ++r)
         for (uint l = 0; l < CLSCAN_LANES; ++l)
@@ -256,7 +264,7 @@ inline void load_items_direct(T *v, __global const IN_T *src IN_PARAMS, ulong fi
 
 /* Loads the work-item's CLSCAN_ITEMS consecutive elements of the tile at `base` (NEUTRAL past
  * count).  `stage` holds STAGE_SIZE elements when CLSCAN_STAGE is 1. */
-inline void load_items(T *v, __global const IN_T *src IN_PARAMS, ulong base, ulong count, uint li,
+CLSCAN_INLINE void load_items(T *v, __global const IN_T *src IN_PARAMS, ulong base, ulong count, uint li,
                        __local T *stage)
 {
 #if CLSCAN_STAGE
@@ -282,7 +290,7 @@ inline void load_items(T *v, __global const IN_T *src IN_PARAMS, ulong base, ulo
 }
 
 /* Stores what load_items loaded, skipping positions past count. */
-inline void store_items(const T *v, __global OUT_T *dst, ulong base, ulong count, uint li,
+CLSCAN_INLINE void store_items(const T *v, __global OUT_T *dst, ulong base, ulong count, uint li,
                         __local T *stage)
 {
 #if CLSCAN_STAGE
@@ -315,7 +323,7 @@ inline void store_items(const T *v, __global OUT_T *dst, ulong base, ulong count
 /* Scans the work-item's elements in place, each run on its own (the runs' dependency chains are
  * independent, so a CPU overlaps them), and returns the item's total: the left fold of the
  * runs' totals.  Every total in the kernels comes from here, so equal inputs give equal bits. */
-inline T item_scan(T *v)
+CLSCAN_INLINE T item_scan(T *v)
 {
     for (uint r = 1; r < RUN; ++r)
         for (uint l = 0; l < CLSCAN_LANES; ++l)
@@ -329,7 +337,7 @@ inline T item_scan(T *v)
 /* Turns the runs' scans into the scan of the tile: run l gets prefix q[l] = p, then the totals
  * of the runs before it; inclusive v = comb(q, v); exclusive shifts right by one within the run,
  * with q in front. */
-inline void item_apply(T *v, T p, const int exclusive)
+CLSCAN_INLINE void item_apply(T *v, T p, const int exclusive)
 {
     T q[CLSCAN_LANES];
     q[0] = p;
@@ -368,12 +376,12 @@ inline void item_apply(T *v, T p, const int exclusive)
 #define VALUE_COMBINE(a, b) clscan_value_comb((a), (b))
 #endif
 
-inline uchar head_flags(uchar h)
+inline uchar head_flags(uchar h)   /* h: 0 or 1 */
 {
-    return h ? FLAG_OWN | FLAG_RUN : 0;
+    return h * (FLAG_OWN | FLAG_RUN);
 }
 
-inline void load_items_direct(clscan_value *x, uchar *f, __global const clscan_value *src IN_PARAMS,
+CLSCAN_INLINE void load_items_direct(clscan_value *x, uchar *f, __global const clscan_value *src IN_PARAMS,
                               ulong first, ulong count)
 {
     for (uint r = 0; r < RUN; ++r)
@@ -384,7 +392,7 @@ inline void load_items_direct(clscan_value *x, uchar *f, __global const clscan_v
         }
 }
 
-inline void load_items(clscan_value *x, uchar *f, __global const clscan_value *src IN_PARAMS,
+CLSCAN_INLINE void load_items(clscan_value *x, uchar *f, __global const clscan_value *src IN_PARAMS,
                        ulong base, ulong count, uint li, __local T *stage)
 {
 #if CLSCAN_STAGE
@@ -403,19 +411,33 @@ inline void load_items(clscan_value *x, uchar *f, __global const clscan_value *s
 #else
     (void)stage;
     const ulong first = base + (ulong)li * CLSCAN_ITEMS;
-    if (base + TILE <= count) {   /* a full tile: no checks in the loop */
+    if (base + TILE <= count) {   /* a full tile: no checks in the loops */
+        /* The values, the first flag of each run, then the other flags, in loops of their own:
+         * only the first element of a run can be element 0 (which starts a segment whatever its
+         * head or key), so the others need no test for it, and a CPU vectorises the loops.
+         * Measured on PoCL (doc/perf/segmented-notes.md): heads run by run in step (as the
+         * values), keys one run after the other (in step, the key loop stayed scalar and the
+         * scan by key ran twice as slow). */
         for (uint r = 0; r < RUN; ++r)
-            for (uint l = 0; l < CLSCAN_LANES; ++l) {
+            for (uint l = 0; l < CLSCAN_LANES; ++l)
                 x[VIDX(l, r)] = src[first + l * RUN + r];
-                f[VIDX(l, r)] = head_flags(clscan_head(heads, keys, first + l * RUN + r));
-            }
+        for (uint l = 0; l < CLSCAN_LANES; ++l)
+            f[VIDX(l, 0)] = head_flags(clscan_head(heads, keys, first + l * RUN));
+#ifdef CLSCAN_KEY_TYPE
+        for (uint l = 0; l < CLSCAN_LANES; ++l)
+            for (uint r = 1; r < RUN; ++r)
+#else
+        for (uint r = 1; r < RUN; ++r)
+            for (uint l = 0; l < CLSCAN_LANES; ++l)
+#endif
+                f[VIDX(l, r)] = head_flags(clscan_head_after_first(heads, keys, first + l * RUN + r));
     } else {
         load_items_direct(x, f, src IN_ARGS, first, count);
     }
 #endif
 }
 
-inline void store_items(const clscan_value *x, const uchar *f, __global clscan_value *dst, ulong base,
+CLSCAN_INLINE void store_items(const clscan_value *x, const uchar *f, __global clscan_value *dst, ulong base,
                         ulong count, uint li, __local T *stage)
 {
     (void)f;
@@ -448,12 +470,12 @@ inline void store_items(const clscan_value *x, const uchar *f, __global clscan_v
 
 /* The pair operator on (x[r - 1], f[r - 1]) and (x[r], f[r]): the value restarts from the
  * neutral value at a head, the run flag is or-ed in. */
-inline clscan_pair item_pair(const clscan_value *x, const uchar *f, uint k)
+CLSCAN_INLINE clscan_pair item_pair(const clscan_value *x, const uchar *f, uint k)
 {
     return clscan_pair_make(x[k], (f[k] & FLAG_RUN) != 0);
 }
 
-inline clscan_pair item_scan(clscan_value *x, uchar *f)
+CLSCAN_INLINE clscan_pair item_scan(clscan_value *x, uchar *f)
 {
     for (uint r = 1; r < RUN; ++r)
         for (uint l = 0; l < CLSCAN_LANES; ++l) {
@@ -470,7 +492,7 @@ inline clscan_pair item_scan(clscan_value *x, uchar *f)
 /* As the pair operator applies prefix q to the element's pair: q's value counts only if no
  * segment starts in the run up to the element.  Exclusive: an element that starts a segment gets
  * the neutral value, the others the inclusive result of the element before them. */
-inline void item_apply(clscan_value *x, uchar *f, T p, const int exclusive)
+CLSCAN_INLINE void item_apply(clscan_value *x, uchar *f, T p, const int exclusive)
 {
     T q[CLSCAN_LANES];
     q[0] = p;
@@ -498,7 +520,7 @@ inline void item_apply(clscan_value *x, uchar *f, T p, const int exclusive)
 
 /* Scans one tile of src into dst with carry-in `carry` (NEUTRAL for the first tile).  Every
  * output is comb(carry, ...), so the result is the fold from NEUTRAL whatever the tiling. */
-inline void scan_tile(__global const IN_T *src IN_PARAMS, __global OUT_T *dst, ulong count, T carry,
+CLSCAN_INLINE void scan_tile(__global const IN_T *src IN_PARAMS, __global OUT_T *dst, ulong count, T carry,
                       const int exclusive, __local T *hs, __local T *stage)
 {
     const uint li = get_local_id(0);
@@ -628,7 +650,7 @@ inline void hs_in_place(__local T *buf, uint n)
 /* The total of the tile at `base`, computed by one work-item alone with the same combinations
  * in the same order as a work-group computes it (item_scan for each work-item's elements, then
  * the work-group primitive's tree, emulated in place in buf), hence with the same bits. */
-inline T tile_total_alone(__global const IN_T *src IN_PARAMS, ulong base, ulong count, __local T *buf)
+CLSCAN_INLINE T tile_total_alone(__global const IN_T *src IN_PARAMS, ulong base, ulong count, __local T *buf)
 {
     for (uint w = 0; w < CLSCAN_WG; ++w) {
         ITEMS_DECL(v);

@@ -95,6 +95,18 @@ inline uchar clscan_head(__global const uchar *heads, __global const KEY_T *keys
 #endif
 }
 
+/* The same for an element i > 0. */
+inline uchar clscan_head_after_first(__global const uchar *heads, __global const KEY_T *keys, ulong i)
+{
+#ifdef CLSCAN_KEY_TYPE
+    (void)heads;
+    return keys[i] != keys[i - 1];
+#else
+    (void)keys;
+    return heads[i] != 0;
+#endif
+}
+
 /* The hooks of clscan_scan.cl (see there). */
 #define IN_T clscan_value
 #define OUT_T clscan_value
