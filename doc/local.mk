@@ -84,3 +84,5 @@ EXTRA_DIST += \
 	doc/perf/h200-algos-session3-sort-f32.png \
 	doc/perf/h200-algos-session3-sort-u32-pairs.png \
 	doc/perf/h200-algos-session3-sort-u32.png
+# Segmented scans on PoCL (issue 4): notes, and the A/B program they used (not built).
+EXTRA_DIST += doc/perf/segmented-notes.md doc/perf/segab.c
