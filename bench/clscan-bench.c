@@ -876,13 +876,22 @@ static int run_main(bench *b, const options *o, int argc, char **argv, FILE *csv
             fprintf(stderr, "clscan-bench: %s 2^%d\n", bench_case_names[c], lg);
             buffers u;
             cl_int err = CL_SUCCESS;
+            /* Wall time of each phase on stderr: where a long run spends its time (the host's
+             * generation, checks and read-backs weigh more than the scans at large counts). */
+            double phase[4] = {wall_ms(), 0, 0, 0};
             if (buffers_alloc(b, c, r->count, &u)) {
                 r->status = 2;
                 r->why = "cannot allocate the buffers";
             } else {
+                phase[1] = wall_ms();
                 measure_sequential(c, r->count, o->reps, &u, r);
+                phase[2] = wall_ms();
                 if ((err = measure_scan(b, plan, c, r->count, o->reps, &u, r)) == CL_SUCCESS && r->ok)
                     err = measure_copy(b, r->bytes, o->reps, &u, r);
+                phase[3] = wall_ms();
+                fprintf(stderr, "clscan-bench: %s 2^%d: %.1f s generating, %.1f s sequential, %.1f s scans "
+                        "with read-backs and checks, and copies\n", bench_case_names[c], lg,
+                        (phase[1] - phase[0]) / 1e3, (phase[2] - phase[1]) / 1e3, (phase[3] - phase[2]) / 1e3);
                 if (err != CL_SUCCESS) {
                     r->status = 2;
                     r->why = clscan_error_string(err);
