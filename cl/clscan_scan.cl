@@ -638,6 +638,69 @@ inline uint status_of(uint word, uint epoch)
     return (word >> 2) == epoch ? (word & 3u) : 0u;
 }
 
+/* Publishing a tile's AGGREGATE or PREFIX, and reading a tile's status with the value it
+ * announces (its total for AGGREGATE, its inclusive prefix for PREFIX; nothing for 0).
+ * Packed (CLSCAN_PACKED_STATUS, 4-byte values of the built-in operators, devices with 64-bit
+ * atomics): one 64-bit word per tile, the status word in the upper half and the value's bits
+ * in the lower, so that a poll is one load instead of a status load, a fence and a dependent
+ * value load, and a tile publishes with one atomic exchange and no fence.  (An aligned 64-bit
+ * load is one access on the devices that have 64-bit atomics.)  Otherwise a status word per
+ * tile, and the values in `aggregates` and `prefixes`, written before the status behind a
+ * fence. */
+#if defined(CLSCAN_PACKED_STATUS) && CLSCAN_PACKED_STATUS && !defined(CLSCAN_SEGMENTED)
+#pragma OPENCL EXTENSION cl_khr_int64_base_atomics : enable
+#define PACKED_STATUS 1
+typedef union {
+    uint u;
+    T t;
+} clscan_bits;
+
+inline void publish(__global volatile uint *status, volatile __global T *aggregates,
+                    volatile __global T *prefixes, uint g, uint epoch, uint st, T value)
+{
+    (void)aggregates;
+    (void)prefixes;
+    clscan_bits b;
+    b.t = value;
+    atom_xchg((volatile __global ulong *)status + 1 + g, ((ulong)((epoch << 2) | st) << 32) | b.u);
+}
+
+inline uint poll_tile(__global volatile uint *status, volatile __global T *aggregates,
+                      volatile __global T *prefixes, ulong j, uint epoch, T *value)
+{
+    (void)aggregates;
+    (void)prefixes;
+    const ulong w = ((volatile __global ulong *)status)[1 + j];
+    clscan_bits b;
+    b.u = (uint)w;
+    *value = b.t;
+    return status_of((uint)(w >> 32), epoch);
+}
+#else
+inline void publish(__global volatile uint *status, volatile __global T *aggregates,
+                    volatile __global T *prefixes, uint g, uint epoch, uint st, T value)
+{
+    if (st == STATUS_PREFIX)
+        prefixes[g] = value;
+    else
+        aggregates[g] = value;
+    write_mem_fence(CLK_GLOBAL_MEM_FENCE);
+    atomic_xchg(&status[1 + g], (epoch << 2) | st);
+}
+
+inline uint poll_tile(__global volatile uint *status, volatile __global T *aggregates,
+                      volatile __global T *prefixes, ulong j, uint epoch, T *value)
+{
+    const uint s = status_of(status[1 + j], epoch);
+    read_mem_fence(CLK_GLOBAL_MEM_FENCE);
+    if (s == STATUS_PREFIX)
+        *value = prefixes[j];
+    else if (s == STATUS_AGGREGATE)
+        *value = aggregates[j];
+    return s;
+}
+#endif
+
 /* Hillis-Steele's inclusive scan of n values, in place by one work-item: each step runs
  * downwards, so buf[i - d] still holds the previous step's value when buf[i] is updated. */
 inline void hs_in_place(__local T *buf, uint n)
@@ -670,8 +733,9 @@ CLSCAN_INLINE T tile_total_alone(__global const IN_T *src IN_PARAMS, ulong base,
     return buf[CLSCAN_WG - 1];
 }
 
-/* status[0] is the ticket counter; status[1 + t] the status of tile t.  values[t] holds tile t's
- * total, values[tiles + t] its inclusive prefix. */
+/* status[0] is the ticket counter.  Packed: the 64-bit word 1 + t of status is tile t's status
+ * and value.  Otherwise status[1 + t] is the status of tile t, values[t] holds its total and
+ * values[tiles + t] its inclusive prefix. */
 __kernel __attribute__((reqd_work_group_size(CLSCAN_WG, 1, 1)))
 void clscan_scan_single_pass(__global const IN_T *src, ulong src_offset, __global OUT_T *dst,
                              ulong dst_offset, ulong count, __global volatile uint *status,
@@ -708,13 +772,9 @@ void clscan_scan_single_pass(__global const IN_T *src, ulong src_offset, __globa
     T prev = NEUTRAL, total;
     wg_scan(item_scan(ITEMS_ARG(v)), hs, li, &prev, &total);
 
-    if (li == 0) {
-        aggregates[g] = total;
-        if (g == 0)
-            prefixes[0] = COMBINE(NEUTRAL, total);
-        write_mem_fence(CLK_GLOBAL_MEM_FENCE);
-        atomic_xchg(&status[1 + g], (epoch << 2) | (g == 0 ? STATUS_PREFIX : STATUS_AGGREGATE));
-    }
+    if (li == 0)
+        publish(status, aggregates, prefixes, g, epoch, g == 0 ? STATUS_PREFIX : STATUS_AGGREGATE,
+                g == 0 ? COMBINE(NEUTRAL, total) : total);
 
     T carry = NEUTRAL;
     if (g > 0) {
@@ -733,14 +793,9 @@ void clscan_scan_single_pass(__global const IN_T *src, ulong src_offset, __globa
         int done = 0;
         for (uint poll = 0; poll < CLSCAN_WINDOW_POLLS && !done; ++poll) {
             const long j = (long)g - 1 - (long)li;
-            const uint s = j >= 0 ? status_of(status[1 + j], epoch) : STATUS_PREFIX;
-            read_mem_fence(CLK_GLOBAL_MEM_FENCE);
-            if (j < 0)
-                window[li] = NEUTRAL;
-            else if (s == STATUS_PREFIX)
-                window[li] = prefixes[j];
-            else if (s == STATUS_AGGREGATE)
-                window[li] = aggregates[j];
+            T value = NEUTRAL;   /* before tile 0: the virtual prefix */
+            const uint s = j >= 0 ? poll_tile(status, aggregates, prefixes, j, epoch, &value) : STATUS_PREFIX;
+            window[li] = value;
             l_window[li] = s;
             barrier(CLK_LOCAL_MEM_FENCE);
             if (li == 0) {
@@ -776,14 +831,9 @@ void clscan_scan_single_pass(__global const IN_T *src, ulong src_offset, __globa
             for (uint k = 0; k < CLSCAN_LOOKBACK; ++k) {
                 const uint w = k * CLSCAN_WG + li;
                 const long j = (long)g - 1 - (long)w;
-                const uint s = j >= 0 ? status_of(status[1 + j], epoch) : STATUS_PREFIX;
-                read_mem_fence(CLK_GLOBAL_MEM_FENCE);
-                if (j < 0)
-                    window[w] = NEUTRAL;
-                else if (s == STATUS_PREFIX)
-                    window[w] = prefixes[j];
-                else if (s == STATUS_AGGREGATE)
-                    window[w] = aggregates[j];
+                T value = NEUTRAL;   /* before tile 0: the virtual prefix */
+                const uint s = j >= 0 ? poll_tile(status, aggregates, prefixes, j, epoch, &value) : STATUS_PREFIX;
+                window[w] = value;
                 l_window[w] = s;
                 /* m: the nearest tile without a total, found by all work-items at once. */
                 if (s != STATUS_AGGREGATE)
@@ -837,52 +887,47 @@ void clscan_scan_single_pass(__global const IN_T *src, ulong src_offset, __globa
             /* Slow path, one work-item, no barriers.  Phase 1: the nearest earlier tile with a
              * prefix (-1: none; start from the virtual prefix before tile 0), spinning a
              * bounded time on each status still missing. */
+            T acc = NEUTRAL, value = NEUTRAL;
 #ifdef CLSCAN_TEST_FALLBACK
             long found = -1;   /* tests only: recompute every total (src and dst apart) */
 #else
             long found = (long)g - 1;
 #endif
             for (; found >= 0; --found) {
-                uint s = status_of(status[1 + found], epoch);
+                uint s = poll_tile(status, aggregates, prefixes, found, epoch, &value);
                 for (uint spin = 0; s == 0 && spin < CLSCAN_SPIN_LIMIT; ++spin)
-                    s = status_of(status[1 + found], epoch);
-                if (s == STATUS_PREFIX)
+                    s = poll_tile(status, aggregates, prefixes, found, epoch, &value);
+                if (s == STATUS_PREFIX) {
+                    acc = value;
                     break;
+                }
             }
-            read_mem_fence(CLK_GLOBAL_MEM_FENCE);
             /* Phase 2: fold left from that prefix over the totals of the tiles up to g - 1; a
-             * total still missing is computed here from the tile's input. */
-            T acc = found >= 0 ? prefixes[found] : NEUTRAL;
+             * total still missing is computed here from the tile's input.  A tile that has
+             * published its prefix meanwhile restarts the fold from that prefix: the left fold
+             * from tile 0, the same bits. */
             for (long k = found + 1; k < (long)g; ++k) {
-                uint s = status_of(status[1 + k], epoch);
-                read_mem_fence(CLK_GLOBAL_MEM_FENCE);
+                uint s = poll_tile(status, aggregates, prefixes, k, epoch, &value);
 #ifdef CLSCAN_TEST_FALLBACK
                 s = 0;
 #endif
-                T a;
-                if (s != 0) {
-                    a = aggregates[k];
-                } else {
-                    a = tile_total_alone(in IN_ARGS, (ulong)k * TILE, count, hs);
+                if (s == 0) {
+                    const T alone = tile_total_alone(in IN_ARGS, (ulong)k * TILE, count, hs);
                     /* If the tile published its total meanwhile it may also have started to
-                     * write its output (in-place scans): take the published total, equal by
+                     * write its output (in-place scans): take the published value, equal by
                      * construction. */
-                    s = status_of(status[1 + k], epoch);
-                    read_mem_fence(CLK_GLOBAL_MEM_FENCE);
 #ifndef CLSCAN_TEST_FALLBACK
-                    if (s != 0)
-                        a = aggregates[k];
+                    s = poll_tile(status, aggregates, prefixes, k, epoch, &value);
 #endif
+                    if (s == 0)
+                        value = alone;
                 }
-                acc = COMBINE(acc, a);
+                acc = s == STATUS_PREFIX ? value : COMBINE(acc, value);
             }
             l_value = acc;
         }
-        if (li == 0) {
-            prefixes[g] = COMBINE(l_value, total);
-            write_mem_fence(CLK_GLOBAL_MEM_FENCE);
-            atomic_xchg(&status[1 + g], (epoch << 2) | STATUS_PREFIX);
-        }
+        if (li == 0)
+            publish(status, aggregates, prefixes, g, epoch, STATUS_PREFIX, COMBINE(l_value, total));
         barrier(CLK_LOCAL_MEM_FENCE);
         carry = l_value;
     }

@@ -31,6 +31,7 @@ cl_int clscan_query_device(cl_device_id device, clscan_device_info *info)
     if (ext && clGetDeviceInfo(device, CL_DEVICE_EXTENSIONS, n, ext, NULL) == CL_SUCCESS) {
         ext[n] = '\0';
         info->has_fp64 = strstr(ext, "cl_khr_fp64") != NULL;
+        info->has_int64_atomics = strstr(ext, "cl_khr_int64_base_atomics") != NULL;
     }
     free(ext);
     /* NVIDIA's own OpenCL platform compiles inline PTX (not other implementations on NVIDIA

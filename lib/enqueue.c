@@ -384,8 +384,10 @@ static cl_int single_pass(clscan_plan *plan, const scan_job *j, chain *c, clscan
     if (tiles >= (size_t)1 << 31)
         return clscan_fail(CL_INVALID_BUFFER_SIZE, "clscan_enqueue: %zu tiles are too many for the "
                            "single-pass scan; use CLSCAN_ALGORITHM_REDUCE_THEN_SCAN", tiles);
+    /* Status words: 8 bytes per tile (and the ticket counter), for either layout. */
+    const int packed = !j->segmented && clscan_plan_packed_status(plan);
     if (slot->tiles < tiles) {
-        if ((err = new_buffer(plan, (1 + tiles) * sizeof(cl_uint), &slot->status)) != CL_SUCCESS) {
+        if ((err = new_buffer(plan, (1 + tiles) * sizeof(cl_ulong), &slot->status)) != CL_SUCCESS) {
             slot->tiles = 0;
             return err;
         }
@@ -400,11 +402,14 @@ static cl_int single_pass(clscan_plan *plan, const scan_job *j, chain *c, clscan
         }
         slot->values_bytes = 2 * slot->tiles * j->pair_bytes;
     }
-    if (slot->epoch == 0 || slot->epoch >= EPOCH_LIMIT) {
-        if ((err = zero_fill(c, slot->status, (1 + slot->tiles) * sizeof(cl_uint))) != CL_SUCCESS)
+    /* Cleared at the first scan, at the end of the epochs, and when the layout changes (the
+     * other layout's words could hold anything where this one's status words are). */
+    if (slot->epoch == 0 || slot->epoch >= EPOCH_LIMIT || slot->packed != packed) {
+        if ((err = zero_fill(c, slot->status, (1 + slot->tiles) * sizeof(cl_ulong))) != CL_SUCCESS)
             return err;
         slot->epoch = 1;
         slot->tickets = 0;
+        slot->packed = packed;
     }
     const cl_ulong cnt = count, capacity = slot->tiles;
     const cl_uint base = slot->tickets, epoch = slot->epoch;

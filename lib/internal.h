@@ -46,6 +46,7 @@ typedef struct clscan_device_info {
     size_t max_work_group_size;
     cl_ulong local_mem_size;
     int has_fp64;
+    int has_int64_atomics; /* cl_khr_int64_base_atomics: the single pass packs its status words */
     int opencl_c_1_2;      /* accepts -cl-std=CL1.2 */
     int nvidia_ptx;        /* NVIDIA's OpenCL on an NVIDIA GPU: inline PTX (warp shuffles) */
     char name[256];
@@ -78,6 +79,7 @@ typedef struct clscan_scratch {
     size_t flags_bytes;
     cl_uint tickets;          /* tickets handed out so far (the counter's value), mod 2^32 */
     cl_uint epoch;            /* tag of the status words of the next scan, 1 .. 2^30 - 1 */
+    int packed;               /* the status words' layout of the last scan (1: 64-bit words) */
 } clscan_scratch;
 
 #define CLSCAN_MAX_SCRATCH 8
@@ -128,6 +130,11 @@ struct clscan_plan {
     clscan_scratch scratch[CLSCAN_MAX_SCRATCH];
     unsigned long long clock;
 };
+
+/* plan.c: whether the plain program's single pass packs each tile's status and value into one
+ * 64-bit word (built-in operators on 4-byte values, devices with 64-bit atomics; segmented
+ * programs never do). */
+int clscan_plan_packed_status(const clscan_plan *plan);
 
 /* plan.c: the segmented program `which` (CLSCAN_SEG_*), built on first use for the tuning in
  * force; called with the plan's lock held. */

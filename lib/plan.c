@@ -93,6 +93,11 @@ static int tree_fold(const clscan_plan *plan)
     return exact && use_stage(&plan->info);
 }
 
+int clscan_plan_packed_status(const clscan_plan *plan)
+{
+    return !plan->custom && plan->element_size == 4 && plan->info.has_int64_atomics;
+}
+
 /* Local memory the kernels need for elements of e bytes: the Hillis-Steele double buffer, and
  * the staged tile (with a slot of padding after every 32 elements). */
 static cl_ulong local_bytes(const clscan_plan *plan, size_t e, size_t wg, size_t items)
@@ -217,10 +222,11 @@ static cl_int build_program(const clscan_plan *plan, const char *source, const c
     const int n = snprintf(options, sizeof options,
                            "%s%s-DCLSCAN_EXCLUSIVE=%d -DCLSCAN_WG=%zu "
                            "-DCLSCAN_ITEMS=%zu -DCLSCAN_LANES=%zu -DCLSCAN_STAGE=%d -DCLSCAN_EXACT=%d "
-                           "-DCLSCAN_PARALLEL_LOOKBACK=%d%s%s%s%s",
+                           "-DCLSCAN_PARALLEL_LOOKBACK=%d -DCLSCAN_PACKED_STATUS=%d%s%s%s%s",
                            plan->info.opencl_c_1_2 ? "-cl-std=CL1.2 " : "", op_defines,
                            plan->kind == CLSCAN_EXCLUSIVE, wg, items, lanes(plan, items),
-                           use_stage(&plan->info), tree_fold(plan), use_stage(&plan->info), subgroup,
+                           use_stage(&plan->info), tree_fold(plan), use_stage(&plan->info),
+                           clscan_plan_packed_status(plan), subgroup,
                            defines, extra ? " " : "", extra ? extra : "");
     if (n < 0 || (size_t)n >= sizeof options)
         return clscan_fail(CL_INVALID_BUILD_OPTIONS, "CLSCAN_BUILD_OPTIONS is too long");
