@@ -128,8 +128,8 @@ static void run(bc::command_queue &q, int c, size_t n, int reps, Scan scan)
     bc::vector<T> src(n, ctx), dst(n, ctx);
     q.enqueue_write_buffer(src.get_buffer(), 0, bytes, in.data());
     bool ok = true;
-    const unsigned char ff = 0xff;
-    auto poison = [&] { q.enqueue_fill_buffer(dst.get_buffer(), &ff, 1, 0, bytes); q.finish(); };
+    const cl_uint ff = 0xffffffffu;
+    auto poison = [&] { q.enqueue_fill_buffer(dst.get_buffer(), &ff, bytes % 4 ? 1 : 4, 0, bytes); q.finish(); };
     auto check = [&] {
         q.enqueue_read_buffer(dst.get_buffer(), 0, bytes, out.data());
         size_t first;

@@ -118,10 +118,12 @@ CLSCAN_API cl_int clscan_plan_get_tuning(const clscan_plan *plan, size_t *work_g
  *   SINGLE_PASS:      one launch; tiles take tickets in order, publish their totals and
  *                     prefixes, and look back (decoupled look-back, with a bounded wait and a
  *                     fallback that recomputes a late tile's total): about 2n traffic.
- *   AUTO:             SINGLE_PASS on CPUs, REDUCE_THEN_SCAN elsewhere (measured faster
- *                     there; doc/performance.md).  SINGLE_PASS relies on work-groups of
- *                     one launch seeing each other's global writes, which OpenCL 1.2 does not
- *                     promise: it is known to hold on CPUs and NVIDIA GPUs. */
+ *   AUTO:             SINGLE_PASS on CPUs, and on NVIDIA GPUs for plain scans of the
+ *                     built-in operators on 4-byte types (with 64-bit atomics: status and
+ *                     value in one word); REDUCE_THEN_SCAN elsewhere (each measured faster
+ *                     where chosen; doc/performance.md).  SINGLE_PASS relies on work-groups
+ *                     of one launch seeing each other's global writes, which OpenCL 1.2 does
+ *                     not promise: it is known to hold on CPUs and NVIDIA GPUs. */
 typedef enum clscan_algorithm {
     CLSCAN_ALGORITHM_AUTO,
     CLSCAN_ALGORITHM_REDUCE_THEN_SCAN,
@@ -130,7 +132,8 @@ typedef enum clscan_algorithm {
 /* Chooses the plan's algorithm (default AUTO).  CL_INVALID_VALUE for an unknown value.  Must
  * not race with clscan_enqueue on the same plan. */
 CLSCAN_API cl_int clscan_plan_set_algorithm(clscan_plan *plan, clscan_algorithm algorithm);
-/* The algorithm the plan uses now for arrays of more than one tile (AUTO resolved). */
+/* The algorithm the plan uses now for plain scans of arrays of more than one tile (AUTO
+ * resolved; segmented scans on GPUs resolve AUTO to REDUCE_THEN_SCAN). */
 CLSCAN_API clscan_algorithm clscan_plan_get_algorithm(const clscan_plan *plan);
 
 /* ---- Custom operators, segmented scans and scans by key (doc/operators.md) ------------------ */

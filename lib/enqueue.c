@@ -445,7 +445,7 @@ static cl_int enqueue_locked(clscan_plan *plan, const scan_job *j, cl_command_qu
             c.extra[c.nextra++] = slot->last_use;   /* the chain releases it */
             slot->last_use = NULL;
         }
-        if (clscan_plan_get_algorithm(plan) == CLSCAN_ALGORITHM_SINGLE_PASS)
+        if (clscan_plan_algorithm_for(plan, j->segmented) == CLSCAN_ALGORITHM_SINGLE_PASS)
             err = single_pass(plan, j, &c, slot, src, src_offset, dst, dst_offset, count, event != NULL);
         else
             err = reduce_then_scan(plan, j, &c, slot, src, src_offset, dst, dst_offset, count, event != NULL);

@@ -135,6 +135,8 @@ struct clscan_plan {
  * 64-bit word (built-in operators on 4-byte values, devices with 64-bit atomics; segmented
  * programs never do). */
 int clscan_plan_packed_status(const clscan_plan *plan);
+/* plan.c: the algorithm of a plain (segmented 0) or segmented scan, AUTO resolved. */
+clscan_algorithm clscan_plan_algorithm_for(const clscan_plan *plan, int segmented);
 
 /* plan.c: the segmented program `which` (CLSCAN_SEG_*), built on first use for the tuning in
  * force; called with the plan's lock held. */

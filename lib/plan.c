@@ -93,11 +93,6 @@ static int tree_fold(const clscan_plan *plan)
     return exact && use_stage(&plan->info);
 }
 
-int clscan_plan_packed_status(const clscan_plan *plan)
-{
-    return !plan->custom && plan->element_size == 4 && plan->info.has_int64_atomics;
-}
-
 /* Local memory the kernels need for elements of e bytes: the Hillis-Steele double buffer, and
  * the staged tile (with a slot of padding after every 32 elements). */
 static cl_ulong local_bytes(const clscan_plan *plan, size_t e, size_t wg, size_t items)
@@ -132,6 +127,20 @@ static size_t pair_bound(size_t e)
     return e + (align > 2 ? align : 2);
 }
 
+int clscan_plan_packed_status(const clscan_plan *plan)
+{
+    return !plan->custom && plan->element_size == 4 && plan->info.has_int64_atomics;
+}
+
+/* GPUs where the single pass is the default for plain scans: NVIDIA's (where work-groups of one
+ * launch are known to see each other's writes), with packed status words (4-byte built-in
+ * operators).  There it beat reduce-then-scan and CUB (H200, float SUM 2^28: 0.648 ms against
+ * 0.779 and CUB's 0.681); with separate status and value words it was slower (1.03 ms). */
+static int single_pass_on_gpu(const clscan_plan *plan)
+{
+    return plan->info.nvidia_ptx && clscan_plan_packed_status(plan);
+}
+
 /* The automatic tuning: a starting point per device type, shrunk to the device's limits. */
 static void automatic_tuning(const clscan_plan *plan, size_t *wg, size_t *items)
 {
@@ -141,6 +150,11 @@ static void automatic_tuning(const clscan_plan *plan, size_t *wg, size_t *items)
          * (doc/performance.md). */
         *wg = 8;
         *items = 512 / e > 1 ? 512 / e : 1;
+    } else if (single_pass_on_gpu(plan)) {
+        /* H200, 2^28 floats, single pass with packed status words: 256 x 32 0.648 ms, 256 x 16
+         * 0.849 (larger tiles, fewer hops of the look-back; doc/performance.md). */
+        *wg = 256;
+        *items = 128 / e > 1 ? 128 / e : 1;
     } else {
         /* H200, 2^28 floats, reduce-then-scan: 256 x 16 0.785 ms, 128 x 16 0.777, 256 x 8
          * 0.797 (doc/performance.md). */
@@ -488,19 +502,20 @@ CLSCAN_API cl_int clscan_plan_set_algorithm(clscan_plan *plan, clscan_algorithm 
 }
 
 /* The single pass by default only where it is both safe and measured faster: CPUs (one
- * coherent memory; on PoCL it beat reduce-then-scan).  On the H200 its look-back was slower
- * than reduce-then-scan (doc/performance.md), so GPUs get reduce-then-scan unless asked. */
-static int single_pass_by_default(const clscan_device_info *info)
+ * coherent memory; on PoCL it beat reduce-then-scan), and plain scans on the GPUs of
+ * single_pass_on_gpu.  Elsewhere (segmented scans on GPUs: pairs, no packed status) the
+ * look-back was slower than reduce-then-scan on the H200 (doc/performance.md). */
+clscan_algorithm clscan_plan_algorithm_for(const clscan_plan *plan, int segmented)
 {
-    return (info->type & CL_DEVICE_TYPE_CPU) != 0;
+    if (plan->algorithm != CLSCAN_ALGORITHM_AUTO)
+        return plan->algorithm;
+    const int single = (plan->info.type & CL_DEVICE_TYPE_CPU) || (!segmented && single_pass_on_gpu(plan));
+    return single ? CLSCAN_ALGORITHM_SINGLE_PASS : CLSCAN_ALGORITHM_REDUCE_THEN_SCAN;
 }
 
 CLSCAN_API clscan_algorithm clscan_plan_get_algorithm(const clscan_plan *plan)
 {
-    if (!plan || plan->algorithm != CLSCAN_ALGORITHM_AUTO)
-        return plan ? plan->algorithm : CLSCAN_ALGORITHM_AUTO;
-    return single_pass_by_default(&plan->info) ? CLSCAN_ALGORITHM_SINGLE_PASS
-                                            : CLSCAN_ALGORITHM_REDUCE_THEN_SCAN;
+    return plan ? clscan_plan_algorithm_for(plan, 0) : CLSCAN_ALGORITHM_AUTO;
 }
 
 CLSCAN_API cl_int clscan_plan_get_tuning(const clscan_plan *plan, size_t *work_group_size,
