@@ -4,6 +4,7 @@
 #define _POSIX_C_SOURCE 200809L
 #include "clscan.h"
 #include "bench_algos.h"
+#include "peer_launcher.h"
 
 #include <errno.h>
 #include <stdint.h>
@@ -437,6 +438,8 @@ static void release_handles(handles *h)
 
 /* ---- Peers -------------------------------------------------------------------------------- */
 
+static peer_launcher launcher;   /* started in main when a peer is asked for */
+
 static void run_peer(bench *b, int p, const char *program, const options *o, row *rows, int nrows)
 {
     char cmd[4096];
@@ -456,13 +459,13 @@ static void run_peer(bench *b, int p, const char *program, const options *o, row
         snprintf(cmd + k, sizeof cmd - (size_t)k, " --pci %u:%u", b->pci_bus, b->pci_slot);
     fprintf(stderr, "clscan-bench-algos: running %s\n", cmd);
     fflush(NULL);
-    FILE *f = popen(cmd, "r");
-    if (!f) {
+    peer_run f;
+    if (peer_open(&launcher, cmd, &f)) {
         fprintf(stderr, "clscan-bench-algos: cannot run %s\n", program);
         return;
     }
     char line[1024];
-    while (fgets(line, sizeof line, f)) {
+    while (peer_gets(&f, line, (int)sizeof line)) {
         char name[64], ok[16];
         size_t n;
         double dev, host, copy;
@@ -475,7 +478,7 @@ static void run_peer(bench *b, int p, const char *program, const options *o, row
             fprintf(stderr, "%s: %s", peer_names[p], line);
         }
     }
-    const int st = pclose(f);
+    const int st = peer_close(&f);
     if (st)
         fprintf(stderr, "clscan-bench-algos: %s exited with status %d\n", program, st);
 }
@@ -526,6 +529,8 @@ int main(int argc, char **argv)
     const int pr = parse_options(argc, argv, &o);
     if (pr)
         return pr > 0 ? 0 : 2;
+    if (o.boost || o.cub)
+        peer_launcher_start(&launcher);   /* before any OpenCL call: see peer_launcher.h */
     bench b;
     if (bench_open(&b, o.device))
         return 2;
@@ -565,6 +570,10 @@ int main(int argc, char **argv)
                 fprintf(stderr, "clscan-bench-algos: %s 2^%d: WRONG, first difference at %zu\n", alg_case_names[c], lg,
                         r->first_bad);
             all_ok &= r->status == 0 || r->status == 1;
+            /* At once, without the peers' columns: a run cut short (a time limit) keeps what it
+             * measured. */
+            fputs("clscan-bench-algos: ", stderr);
+            print_row(stderr, r, (const int[NPEERS]){0}, 0);
         }
         release_handles(&h);
     }
@@ -605,5 +614,6 @@ int main(int argc, char **argv)
     clReleaseCommandQueue(b.queue);
     clReleaseContext(b.context);
     clscan_cache_clear();
+    peer_launcher_stop(&launcher);
     return all_ok ? 0 : 1;
 }

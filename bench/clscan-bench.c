@@ -4,6 +4,7 @@
 #define _POSIX_C_SOURCE 200809L
 #include "clscan.h"
 #include "bench_common.h"
+#include "peer_launcher.h"
 
 #include <errno.h>
 #include <limits.h>
@@ -787,6 +788,8 @@ static void csv_row(FILE *f, const row *r)
 /* ---- Peers ------------------------------------------------------------------------------ */
 
 /* Runs a peer for the cases and counts of rows and merges its "result" lines. */
+static peer_launcher launcher;   /* started in main when a peer is asked for */
+
 static void run_peer(bench *b, int p, const char *program, const options *o, row *rows, int nrows)
 {
     char cmd[4096] = "";
@@ -812,13 +815,13 @@ static void run_peer(bench *b, int p, const char *program, const options *o, row
         snprintf(cmd + k, sizeof cmd - k, " --pci %u:%u", b->pci_bus, b->pci_slot);
     fprintf(stderr, "clscan-bench: running %s\n", cmd);
     fflush(NULL);
-    FILE *f = popen(cmd, "r");
-    if (!f) {
+    peer_run f;
+    if (peer_open(&launcher, cmd, &f)) {
         fprintf(stderr, "clscan-bench: cannot run %s: %s\n", program, strerror(errno));
         return;
     }
     char line[1024];
-    while (fgets(line, sizeof line, f)) {
+    while (peer_gets(&f, line, (int)sizeof line)) {
         char name[64], ok[16];
         size_t count;
         double dev, host, copy;
@@ -836,7 +839,7 @@ static void run_peer(bench *b, int p, const char *program, const options *o, row
             fprintf(stderr, "%s: %s", peer_names[p], line);   /* notes, device lines, errors */
         }
     }
-    const int st = pclose(f);
+    const int st = peer_close(&f);
     if (st != 0)
         fprintf(stderr, "clscan-bench: %s exited with status %d\n", program, st);
 }
@@ -1044,6 +1047,8 @@ int main(int argc, char **argv)
     const int pr = parse_options(argc, argv, &o);
     if (pr)
         return pr > 0 ? 0 : 2;
+    if (o.boost || o.cub)
+        peer_launcher_start(&launcher);   /* before any OpenCL call: see peer_launcher.h */
     bench b;
     if (bench_open(&b, o.device)) {
         bench_close(&b);
@@ -1068,5 +1073,6 @@ int main(int argc, char **argv)
         ok = 0;
     }
     bench_close(&b);
+    peer_launcher_stop(&launcher);
     return ok ? 0 : 1;
 }

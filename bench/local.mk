@@ -2,7 +2,7 @@
 # the default device (CLSCAN_DEVICE) with the peers that were built.  Extra options:
 #   make bench BENCH_ARGS="--max 24 --csv bench.csv"
 noinst_PROGRAMS += bench/clscan-bench
-bench_clscan_bench_SOURCES = bench/clscan-bench.c bench/bench_common.h
+bench_clscan_bench_SOURCES = bench/clscan-bench.c bench/bench_common.h bench/peer_launcher.h
 bench_clscan_bench_LDADD = lib/libclscan.la $(OPENCL_LIBS) -lm
 EXTRA_DIST += bench/README bench/plot.sh
 
@@ -43,7 +43,7 @@ bench: bench/clscan-bench$(EXEEXT) $(BENCH_PEERS)
 # boost-bench-algos (copy_if, sort, sort_by_key) and cub-bench-algos (DeviceSelect::Flagged,
 # DeviceRadixSort).  'make bench-algos' runs it with the peers that were built.
 noinst_PROGRAMS += bench/clscan-bench-algos
-bench_clscan_bench_algos_SOURCES = bench/clscan-bench-algos.c bench/bench_algos.h bench/bench_common.h
+bench_clscan_bench_algos_SOURCES = bench/clscan-bench-algos.c bench/bench_algos.h bench/bench_common.h bench/peer_launcher.h
 bench_clscan_bench_algos_LDADD = lib/libclscan.la $(OPENCL_LIBS) -lm
 BENCH_ALGOS_PEERS =
 BENCH_ALGOS_PEER_ARGS =
