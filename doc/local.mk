@@ -86,3 +86,14 @@ EXTRA_DIST += \
 	doc/perf/h200-algos-session3-sort-u32.png
 # Segmented scans on PoCL (issue 4): notes, and the A/B program they used (not built).
 EXTRA_DIST += doc/perf/segmented-notes.md doc/perf/segab.c
+# The fourth session's H200 runs (single pass with packed status words; Boost.Compute run directly).
+EXTRA_DIST += doc/perf/h200-session4-2026-11-29.txt doc/perf/h200-session4-2026-11-29.csv \
+	doc/perf/h200-session4-custom-float-affine-incl.png \
+	doc/perf/h200-session4-custom-float-sum-excl.png \
+	doc/perf/h200-session4-double-sum-excl.png \
+	doc/perf/h200-session4-float-affine-incl.png \
+	doc/perf/h200-session4-float-sum-excl.png \
+	doc/perf/h200-session4-int-lastnz-incl.png \
+	doc/perf/h200-session4-int-max-incl.png \
+	doc/perf/h200-session4-key-int-max-incl.png \
+	doc/perf/h200-session4-seg-float-sum-excl.png
