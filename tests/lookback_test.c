@@ -119,6 +119,55 @@ START_TEST(fallback_gives_the_fast_paths_bits)
 }
 END_TEST
 
+/* A plan's plain scans pack each tile's status and value into one 64-bit word (4-byte built-in
+ * operators, devices with 64-bit atomics); its segmented scans do not.  Both share the plan's
+ * status scratch on a queue, which must be cleared when the layout changes: the other layout's
+ * words could hold anything where this one looks for its epoch.  Alternate them on one plan and
+ * queue, single pass forced, and check each result exactly. */
+START_TEST(plain_and_segmented_single_passes_alternate_on_one_plan)
+{
+    cl_int err;
+    clscan_plan *plan = clscan_plan_create(tu.context, tu.device, CLSCAN_SUM, CLSCAN_UINT32, CLSCAN_INCLUSIVE, &err);
+    ck_assert_msg(plan != NULL, "clscan_plan_create: %s: %s", clscan_error_string(err), clscan_last_error());
+    ck_assert_int_eq(clscan_plan_set_algorithm(plan, CLSCAN_ALGORITHM_SINGLE_PASS), CL_SUCCESS);
+    const size_t n = 40 * tu_tile(plan) + 5;
+    cl_uint *x = malloc(n * sizeof *x), *y = malloc(n * sizeof *y), *ref = malloc(n * sizeof *ref);
+    cl_uchar *heads = malloc(n);
+    ck_assert(x && y && ref && heads);
+    for (size_t i = 0; i < n; i++) {
+        x[i] = (cl_uint)tu_rand();
+        heads[i] = tu_rand_below(100) < 3;
+    }
+    cl_mem src = tu_buffer(tu.context, CL_MEM_READ_ONLY, n * sizeof *x, x);
+    cl_mem dst = tu_buffer(tu.context, CL_MEM_READ_WRITE, n * sizeof *y, NULL);
+    cl_mem h = tu_buffer(tu.context, CL_MEM_READ_ONLY, n, heads);
+    for (int round = 0; round < 6; round++) {
+        const int segmented = round % 2;
+        cl_uint acc = 0;
+        for (size_t i = 0; i < n; i++) {   /* unsigned: wraps as the device's sum does */
+            acc = (segmented && heads[i] ? 0u : acc) + x[i];
+            ref[i] = acc;
+        }
+        err = segmented ? clscan_enqueue_segmented(plan, tu.queue, src, 0, h, 0, dst, 0, n, 0, NULL, NULL)
+                        : clscan_enqueue(plan, tu.queue, src, 0, dst, 0, n, 0, NULL, NULL);
+        ck_assert_msg(err == CL_SUCCESS, "round %d: %s: %s", round, clscan_error_string(err), clscan_last_error());
+        tu_read(tu.queue, dst, n * sizeof *y, y);
+        size_t first = n;
+        for (size_t i = 0; i < n && first == n; i++)
+            if (y[i] != ref[i])
+                first = i;
+        ck_assert_msg(first == n, "[seed %llu] round %d (%s), %zu elements: first difference at %zu: %u, expected %u",
+                      (unsigned long long)tu_seed, round, segmented ? "segmented" : "plain", n, first,
+                      first < n ? y[first] : 0u, first < n ? ref[first] : 0u);
+    }
+    clReleaseMemObject(src);
+    clReleaseMemObject(dst);
+    clReleaseMemObject(h);
+    clscan_plan_release(plan);
+    free(x), free(y), free(ref), free(heads);
+}
+END_TEST
+
 int main(void)
 {
     tu_open("lookback_test");
@@ -127,6 +176,9 @@ int main(void)
     TCase *tc = tcase_create("fallback");
     tcase_add_loop_test(tc, fallback_gives_the_fast_paths_bits, 0, 2 * NVARIANTS);
     suite_add_tcase(s, tc);
+    TCase *layouts = tcase_create("status layouts");
+    tcase_add_test(layouts, plain_and_segmented_single_passes_alternate_on_one_plan);
+    suite_add_tcase(s, layouts);
     int rc = tu_run(s);
     tu_close();
     return rc;
