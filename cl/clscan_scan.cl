@@ -640,16 +640,45 @@ inline uint status_of(uint word, uint epoch)
 
 /* Publishing a tile's AGGREGATE or PREFIX, and reading a tile's status with the value it
  * announces (its total for AGGREGATE, its inclusive prefix for PREFIX; nothing for 0).
- * Packed (CLSCAN_PACKED_STATUS, 4-byte values of the built-in operators, devices with 64-bit
+ * Packed (CLSCAN_PACKED_STATUS=1, 4-byte values of the built-in operators, devices with 64-bit
  * atomics): one 64-bit word per tile, the status word in the upper half and the value's bits
  * in the lower, so that a poll is one load instead of a status load, a fence and a dependent
  * value load, and a tile publishes with one atomic exchange and no fence.  (An aligned 64-bit
- * load is one access on the devices that have 64-bit atomics.)  Otherwise a status word per
- * tile, and the values in `aggregates` and `prefixes`, written before the status behind a
- * fence. */
-#if defined(CLSCAN_PACKED_STATUS) && CLSCAN_PACKED_STATUS && !defined(CLSCAN_SEGMENTED)
+ * load is one access on the devices that have 64-bit atomics.)  CLSCAN_PACKED_STATUS=2, 8-byte
+ * values: one 16-byte word per tile (status, value), written with one vector store and read
+ * with one vector load, which NVIDIA GPUs perform as single accesses (CUB relies on it).
+ * Otherwise a status word per tile, and the values in `aggregates` and `prefixes`, written
+ * before the status behind a fence.  The packed words start 16 bytes in, after the ticket
+ * counter. */
+#if defined(CLSCAN_PACKED_STATUS) && CLSCAN_PACKED_STATUS == 2 && !defined(CLSCAN_SEGMENTED)
+typedef union {
+    ulong u;
+    T t;
+} clscan_bits;
+
+inline void publish(__global volatile uint *status, volatile __global T *aggregates,
+                    volatile __global T *prefixes, uint g, uint epoch, uint st, T value)
+{
+    (void)aggregates;
+    (void)prefixes;
+    clscan_bits b;
+    b.t = value;
+    ((volatile __global ulong2 *)status)[1 + g] = (ulong2)((ulong)((epoch << 2) | st), b.u);
+}
+
+inline uint poll_tile(__global volatile uint *status, volatile __global T *aggregates,
+                      volatile __global T *prefixes, ulong j, uint epoch, T *value)
+{
+    (void)aggregates;
+    (void)prefixes;
+    const ulong2 w = ((volatile __global ulong2 *)status)[1 + j];
+    clscan_bits b;
+    b.u = w.y;
+    *value = b.t;
+    return status_of((uint)w.x, epoch);
+}
+#elif defined(CLSCAN_PACKED_STATUS) && CLSCAN_PACKED_STATUS == 1 && !defined(CLSCAN_SEGMENTED)
 #pragma OPENCL EXTENSION cl_khr_int64_base_atomics : enable
-#define PACKED_STATUS 1
 typedef union {
     uint u;
     T t;
@@ -662,7 +691,7 @@ inline void publish(__global volatile uint *status, volatile __global T *aggrega
     (void)prefixes;
     clscan_bits b;
     b.t = value;
-    atom_xchg((volatile __global ulong *)status + 1 + g, ((ulong)((epoch << 2) | st) << 32) | b.u);
+    atom_xchg((volatile __global ulong *)status + 2 + g, ((ulong)((epoch << 2) | st) << 32) | b.u);
 }
 
 inline uint poll_tile(__global volatile uint *status, volatile __global T *aggregates,
@@ -670,7 +699,7 @@ inline uint poll_tile(__global volatile uint *status, volatile __global T *aggre
 {
     (void)aggregates;
     (void)prefixes;
-    const ulong w = ((volatile __global ulong *)status)[1 + j];
+    const ulong w = ((volatile __global ulong *)status)[2 + j];
     clscan_bits b;
     b.u = (uint)w;
     *value = b.t;
@@ -733,9 +762,9 @@ CLSCAN_INLINE T tile_total_alone(__global const IN_T *src IN_PARAMS, ulong base,
     return buf[CLSCAN_WG - 1];
 }
 
-/* status[0] is the ticket counter.  Packed: the 64-bit word 1 + t of status is tile t's status
- * and value.  Otherwise status[1 + t] is the status of tile t, values[t] holds its total and
- * values[tiles + t] its inclusive prefix. */
+/* status[0] is the ticket counter.  Packed: the 64-bit word 2 + t (16-byte word 1 + t) of status
+ * is tile t's status and value.  Otherwise status[1 + t] is the status of tile t, values[t]
+ * holds its total and values[tiles + t] its inclusive prefix. */
 __kernel __attribute__((reqd_work_group_size(CLSCAN_WG, 1, 1)))
 void clscan_scan_single_pass(__global const IN_T *src, ulong src_offset, __global OUT_T *dst,
                              ulong dst_offset, ulong count, __global volatile uint *status,

@@ -374,6 +374,9 @@ static cl_int reduce_then_scan(clscan_plan *plan, const scan_job *j, chain *c, c
 
 /* Status words are tagged with an epoch of 30 bits; at its end they are cleared again. */
 #define EPOCH_LIMIT (1u << 30)
+/* Room per tile for the largest status layout (16-byte packed words), and for the ticket
+ * counter in front of them. */
+#define STATUS_BYTES 16
 
 static cl_int single_pass(clscan_plan *plan, const scan_job *j, chain *c, clscan_scratch *slot,
                           cl_mem src, cl_ulong src_offset, cl_mem dst, cl_ulong dst_offset,
@@ -384,10 +387,10 @@ static cl_int single_pass(clscan_plan *plan, const scan_job *j, chain *c, clscan
     if (tiles >= (size_t)1 << 31)
         return clscan_fail(CL_INVALID_BUFFER_SIZE, "clscan_enqueue: %zu tiles are too many for the "
                            "single-pass scan; use CLSCAN_ALGORITHM_REDUCE_THEN_SCAN", tiles);
-    /* Status words: 8 bytes per tile (and the ticket counter), for either layout. */
-    const int packed = !j->segmented && clscan_plan_packed_status(plan);
+    /* Status words: 16 bytes per tile (and the ticket counter), for every layout. */
+    const int packed = j->segmented ? 0 : clscan_plan_packed_status(plan);
     if (slot->tiles < tiles) {
-        if ((err = new_buffer(plan, (1 + tiles) * sizeof(cl_ulong), &slot->status)) != CL_SUCCESS) {
+        if ((err = new_buffer(plan, (1 + tiles) * STATUS_BYTES, &slot->status)) != CL_SUCCESS) {
             slot->tiles = 0;
             return err;
         }
@@ -405,7 +408,7 @@ static cl_int single_pass(clscan_plan *plan, const scan_job *j, chain *c, clscan
     /* Cleared at the first scan, at the end of the epochs, and when the layout changes (the
      * other layout's words could hold anything where this one's status words are). */
     if (slot->epoch == 0 || slot->epoch >= EPOCH_LIMIT || slot->packed != packed) {
-        if ((err = zero_fill(c, slot->status, (1 + slot->tiles) * sizeof(cl_ulong))) != CL_SUCCESS)
+        if ((err = zero_fill(c, slot->status, (1 + slot->tiles) * STATUS_BYTES)) != CL_SUCCESS)
             return err;
         slot->epoch = 1;
         slot->tickets = 0;

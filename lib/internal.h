@@ -79,7 +79,7 @@ typedef struct clscan_scratch {
     size_t flags_bytes;
     cl_uint tickets;          /* tickets handed out so far (the counter's value), mod 2^32 */
     cl_uint epoch;            /* tag of the status words of the next scan, 1 .. 2^30 - 1 */
-    int packed;               /* the status words' layout of the last scan (1: 64-bit words) */
+    int packed;               /* the status words' layout of the last scan (packed word bytes) */
 } clscan_scratch;
 
 #define CLSCAN_MAX_SCRATCH 8
@@ -131,9 +131,10 @@ struct clscan_plan {
     unsigned long long clock;
 };
 
-/* plan.c: whether the plain program's single pass packs each tile's status and value into one
- * 64-bit word (built-in operators on 4-byte values, devices with 64-bit atomics; segmented
- * programs never do). */
+/* plan.c: the bytes of the word into which the plain program's single pass packs each tile's
+ * status and value: 8 (built-in operators on 4-byte values, devices with 64-bit atomics), 16
+ * (8-byte values, only with CLSCAN_PACKED_WIDE=1 for now), or 0 (status and value apart).
+ * Segmented programs never pack. */
 int clscan_plan_packed_status(const clscan_plan *plan);
 /* plan.c: the algorithm of a plain (segmented 0) or segmented scan, AUTO resolved. */
 clscan_algorithm clscan_plan_algorithm_for(const clscan_plan *plan, int segmented);

@@ -129,7 +129,16 @@ static size_t pair_bound(size_t e)
 
 int clscan_plan_packed_status(const clscan_plan *plan)
 {
-    return !plan->custom && plan->element_size == 4 && plan->info.has_int64_atomics;
+    if (plan->custom)
+        return 0;   /* a user's type need not be plain bits */
+    if (plan->element_size == 4 && plan->info.has_int64_atomics)
+        return 8;
+    /* 8-byte values in 16-byte words (one vector store, one vector load; the same assumption
+     * CUB makes of NVIDIA GPUs): an experiment until measured, CLSCAN_PACKED_WIDE=1. */
+    const char *wide = getenv("CLSCAN_PACKED_WIDE");
+    if (plan->element_size == 8 && wide && *wide == '1')
+        return 16;
+    return 0;
 }
 
 /* GPUs where the single pass is the default for plain scans: NVIDIA's (where work-groups of one
@@ -240,7 +249,7 @@ static cl_int build_program(const clscan_plan *plan, const char *source, const c
                            plan->info.opencl_c_1_2 ? "-cl-std=CL1.2 " : "", op_defines,
                            plan->kind == CLSCAN_EXCLUSIVE, wg, items, lanes(plan, items),
                            use_stage(&plan->info), tree_fold(plan), use_stage(&plan->info),
-                           clscan_plan_packed_status(plan), subgroup,
+                           clscan_plan_packed_status(plan) / 8, subgroup,
                            defines, extra ? " " : "", extra ? extra : "");
     if (n < 0 || (size_t)n >= sizeof options)
         return clscan_fail(CL_INVALID_BUILD_OPTIONS, "CLSCAN_BUILD_OPTIONS is too long");

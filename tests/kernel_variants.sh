@@ -3,7 +3,8 @@
 # device would not use: the GPUs' code path (tiles staged through local memory, one run per
 # work-item; CLSCAN_FORCE_STAGE=1) and the Blelloch work-group primitive
 # (-DCLSCAN_WG_SCAN_BLELLOCH), alone and together, and the two-level primitive NVIDIA's warp
-# shuffles use, run in local memory (CLSCAN_FORCE_SUBGROUP=1), unstaged and staged; then
+# shuffles use, run in local memory (CLSCAN_FORCE_SUBGROUP=1), unstaged and staged, and the
+# single pass's 16-byte status words for 8-byte values (CLSCAN_PACKED_WIDE=1), staged; then
 # tests/custom_test and tests/segmented_test on the staged two-level variant; then the programs in
 # ALGO_TESTS (compaction, bucketing, radix sort) on the GPUs' kernels (CLSCAN_FORCE_STAGE=1:
 # compaction through a block list in local memory, the radix sort's ranking scatter).
@@ -15,15 +16,17 @@ if test ! -x "$prog"; then
 fi
 unset CK_RUN_SUITE CK_RUN_CASE CK_INCLUDE_TAGS CK_EXCLUDE_TAGS
 status=0
-for variant in "stage" "blelloch" "stage blelloch" "subgroup" "stage subgroup"; do
+for variant in "stage" "blelloch" "stage blelloch" "subgroup" "stage subgroup" "stage wide"; do
   stage=0
   subgroup=0
+  wide=0
   opts=
   case $variant in *stage*) stage=1 ;; esac
   case $variant in *subgroup*) subgroup=1 ;; esac
+  case $variant in *wide*) wide=1 ;; esac
   case $variant in *blelloch*) opts=-DCLSCAN_WG_SCAN_BLELLOCH ;; esac
-  echo "== kernel variant: $variant (CLSCAN_FORCE_STAGE=$stage CLSCAN_FORCE_SUBGROUP=$subgroup CLSCAN_BUILD_OPTIONS=$opts)"
-  CLSCAN_FORCE_STAGE=$stage CLSCAN_FORCE_SUBGROUP=$subgroup CLSCAN_BUILD_OPTIONS=$opts "$prog"
+  echo "== kernel variant: $variant (CLSCAN_FORCE_STAGE=$stage CLSCAN_FORCE_SUBGROUP=$subgroup CLSCAN_PACKED_WIDE=$wide CLSCAN_BUILD_OPTIONS=$opts)"
+  CLSCAN_FORCE_STAGE=$stage CLSCAN_FORCE_SUBGROUP=$subgroup CLSCAN_PACKED_WIDE=$wide CLSCAN_BUILD_OPTIONS=$opts "$prog"
   rc=$?
   test $rc -eq 0 || status=$rc
 done
