@@ -41,18 +41,7 @@
 
 namespace bc = boost::compute;
 
-template <class F> static double device_ms(bc::command_queue &q, F f)
-{
-    cl_event m1 = nullptr, m2 = nullptr;
-    clEnqueueMarkerWithWaitList(q.get(), 0, nullptr, &m1);
-    f();
-    clEnqueueMarkerWithWaitList(q.get(), 0, nullptr, &m2);
-    q.finish();
-    const double ms = (double)(profile(m2, CL_PROFILING_COMMAND_END) - profile(m1, CL_PROFILING_COMMAND_END)) / 1e6;
-    clReleaseEvent(m1);
-    clReleaseEvent(m2);
-    return ms;
-}
+template <class F> static double device_ms(bc::command_queue &q, F f) { return marker_span_ms(q, f); }
 
 static void run(bc::command_queue &q, int c, size_t n, int reps)
 {

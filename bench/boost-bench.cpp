@@ -46,26 +46,10 @@ BOOST_COMPUTE_FUNCTION(int, last_nonzero, (int p, int c), { return c != 0 ? c : 
 static bool gate_ever_failed = false;
 
 // Device time of f() (see the top of the file).
-// Device time of f() without the gate: first marker's end to the second one's start, with the
-// host's enqueue time in between.
-template <class F> static double ungated_ms(bc::command_queue &q, F f)
-{
-    cl_event m1 = nullptr, m2 = nullptr;
-    clEnqueueMarkerWithWaitList(q.get(), 0, nullptr, &m1);
-    f();
-    clEnqueueMarkerWithWaitList(q.get(), 0, nullptr, &m2);
-    q.finish();
-    const double ms = (double)(profile(m2, CL_PROFILING_COMMAND_START) - profile(m1, CL_PROFILING_COMMAND_END)) / 1e6;
-    clReleaseEvent(m1);
-    clReleaseEvent(m2);
-    return ms;
-}
-
-// Device time of f() (see the top of the file).
 template <class F> static double device_ms(bc::command_queue &q, F f)
 {
     if (gate_ever_failed)   // the gate would only cost the watchdog's second each time
-        return ungated_ms(q, f);
+        return marker_span_ms(q, f);
     cl_int err;
     cl_event gate = clCreateUserEvent(q.get_context().get(), &err), m1 = nullptr, m2 = nullptr;
     std::atomic<bool> opened(false);
@@ -102,7 +86,7 @@ template <class F> static double device_ms(bc::command_queue &q, F f)
     clReleaseEvent(gate);
     if (forced) {   // f() waited for the device: time it again without the gate
         gate_ever_failed = true;
-        ms = ungated_ms(q, f);
+        ms = marker_span_ms(q, f);
     }
     return ms;
 }

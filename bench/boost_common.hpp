@@ -72,4 +72,19 @@ static inline bc::device pick_device(const std::string &spec, const std::string 
 
 static inline double median(std::vector<double> v) { return bench_median(v.data(), (int)v.size()); }
 
+// Device time of f() between two markers: the first one's end to the second one's end (the host's
+// enqueue time in between counts if the device runs dry).
+template <class F> static double marker_span_ms(bc::command_queue &q, F f)
+{
+    cl_event m1 = nullptr, m2 = nullptr;
+    clEnqueueMarkerWithWaitList(q.get(), 0, nullptr, &m1);
+    f();
+    clEnqueueMarkerWithWaitList(q.get(), 0, nullptr, &m2);
+    q.finish();
+    const double ms = (double)(profile(m2, CL_PROFILING_COMMAND_END) - profile(m1, CL_PROFILING_COMMAND_END)) / 1e6;
+    clReleaseEvent(m1);
+    clReleaseEvent(m2);
+    return ms;
+}
+
 #endif
