@@ -97,3 +97,4 @@ EXTRA_DIST += doc/perf/h200-session4-2026-11-29.txt doc/perf/h200-session4-2026-
 	doc/perf/h200-session4-int-max-incl.png \
 	doc/perf/h200-session4-key-int-max-incl.png \
 	doc/perf/h200-session4-seg-float-sum-excl.png
+EXTRA_DIST += doc/perf/pocl-session4-2026-11-29.txt doc/perf/pocl-session4-2026-11-29.csv
