@@ -27,8 +27,10 @@
 #pragma OPENCL FP_CONTRACT OFF
 
 /* S: the scalar type; U: the unsigned type of the same width, in which integer arithmetic
- * wraps (signed overflow is undefined in OpenCL C); S2/U2: pairs, for AFFINE. */
+ * wraps (signed overflow is undefined in OpenCL C); S2/U2: pairs, for AFFINE; SEL: the
+ * integer type of S's width that select() takes as its condition. */
 #if CLSCAN_TYPE == CLSCAN_INT32
+#define SEL int
 #define S int
 #define S2 int2
 #define U uint
@@ -38,6 +40,7 @@
 #define S_LOWEST INT_MIN
 #define S_HIGHEST INT_MAX
 #elif CLSCAN_TYPE == CLSCAN_UINT32
+#define SEL uint
 #define S uint
 #define S2 uint2
 #define U uint
@@ -47,6 +50,7 @@
 #define S_LOWEST 0u
 #define S_HIGHEST UINT_MAX
 #elif CLSCAN_TYPE == CLSCAN_INT64
+#define SEL long
 #define S long
 #define S2 long2
 #define U ulong
@@ -56,6 +60,7 @@
 #define S_LOWEST LONG_MIN
 #define S_HIGHEST LONG_MAX
 #elif CLSCAN_TYPE == CLSCAN_UINT64
+#define SEL ulong
 #define S ulong
 #define S2 ulong2
 #define U ulong
@@ -65,6 +70,7 @@
 #define S_LOWEST 0ul
 #define S_HIGHEST ULONG_MAX
 #elif CLSCAN_TYPE == CLSCAN_FLOAT
+#define SEL int
 #define S float
 #define S2 float2
 #define S_FLOATING 1
@@ -72,6 +78,7 @@
 #define S_HIGHEST INFINITY
 #elif CLSCAN_TYPE == CLSCAN_DOUBLE
 #pragma OPENCL EXTENSION cl_khr_fp64 : enable
+#define SEL long
 #define S double
 #define S2 double2
 #define S_FLOATING 1
@@ -120,10 +127,13 @@ inline S clscan_op_extremum(S a, S b)
 }
 
 #elif CLSCAN_OP == CLSCAN_LAST_NONZERO
-/* Carries the last non-zero value forward; for floats -0.0 == 0 counts as zero, NaN as non-zero. */
+/* Carries the last non-zero value forward; for floats -0.0 == 0 counts as zero, NaN as non-zero.
+ * select() rather than ?: so that CPUs get a blend whatever the data: PoCL compiled ?: in a
+ * work-item's run into code as slow as a mispredicted branch on random data (2^24 int32,
+ * doc/performance.md item 18: 20-23 ms, 11-12 with select). */
 #define T S
 #define NEUTRAL ((S)0)
-#define COMB(a, b) ((b) != (S)0 ? (b) : (a))
+#define COMB(a, b) select((a), (b), (SEL)((b) != (S)0))
 
 #elif CLSCAN_OP == CLSCAN_AFFINE
 /* (a, b) stands for x -> a*x + b; comb(p, c) = c after p = (c.a*p.a, c.a*p.b + c.b). */

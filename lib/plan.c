@@ -51,13 +51,13 @@ static int use_stage(const clscan_device_info *info)
 
 /* CPUs run a work-group's work-items one after another: split each work-item's elements into
  * independent runs so that their dependency chains overlap.  Measured on PoCL (2^22, 2^24;
- * doc/performance.md): 2 runs were fastest for SUM, MAX and MIN, 8 for LAST_NONZERO and
- * AFFINE.  GPUs hide latency with threads: one run. */
+ * doc/performance.md, items 3 and 18): 2 runs were fastest for SUM, MAX, MIN and (with its
+ * select()) LAST_NONZERO, 8 for AFFINE.  GPUs hide latency with threads: one run. */
 static size_t lanes(const clscan_plan *plan, size_t items)
 {
     size_t want = 1;
     if (!use_stage(&plan->info))
-        want = plan->op == CLSCAN_LAST_NONZERO || plan->op == CLSCAN_AFFINE ? 8 : 2;
+        want = plan->op == CLSCAN_AFFINE ? 8 : 2;
     return items < want ? items : want;
 }
 
