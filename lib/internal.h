@@ -116,6 +116,7 @@ struct clscan_plan {
     int custom;                /* a clscan_custom operator: op and type are not used */
     size_t element_size;
     size_t pair_bound;         /* bytes reserved per (head flag, value) pair */
+    int packed_status;         /* clscan_plan_packed_status: 0, 8 or 16 */
     clscan_device_info info;
     char *op_source;           /* the definitions of T, NEUTRAL and COMB */
     char *source;              /* the program source the plan builds from */

@@ -127,7 +127,8 @@ static size_t pair_bound(size_t e)
     return e + (align > 2 ? align : 2);
 }
 
-int clscan_plan_packed_status(const clscan_plan *plan)
+/* Decided once, at plan creation (see internal.h). */
+static int packed_status_of(const clscan_plan *plan)
 {
     if (plan->custom)
         return 0;   /* a user's type need not be plain bits */
@@ -139,6 +140,11 @@ int clscan_plan_packed_status(const clscan_plan *plan)
     if (plan->element_size == 8 && wide && *wide == '1')
         return 16;
     return 0;
+}
+
+int clscan_plan_packed_status(const clscan_plan *plan)
+{
+    return plan->packed_status;
 }
 
 /* GPUs where the single pass is the default for plain scans: NVIDIA's (where work-groups of one
@@ -359,6 +365,7 @@ static void free_plan(clscan_plan *plan)
 static clscan_plan *finish_create(clscan_plan *plan, cl_int *err)
 {
     plan->pair_bound = pair_bound(plan->element_size);
+    plan->packed_status = packed_status_of(plan);
     if ((*err = clscan_program_source(plan->op_source, 0, &plan->source)) != CL_SUCCESS) {
         free_plan(plan);
         return NULL;
