@@ -544,8 +544,8 @@ static int buffers_alloc(bench *b, int c, size_t count, buffers *u)
 /* Fills dst with 0xff bytes (NaN, -1) so that a run that writes nothing cannot pass. */
 static cl_int poison(bench *b, cl_mem dst, size_t bytes)
 {
-    /* A 4-byte pattern (element sizes are multiples of 4): fewer pattern copies per byte for
-     * the driver's fill. */
+    /* A 4-byte pattern where the size allows: NVIDIA's driver did not finish a 1-byte fill of
+     * exactly 2^31 bytes (float AFFINE at 2^28; doc/performance.md, fourth session). */
     const cl_uint ff = 0xffffffffu;
     const size_t pattern = bytes % 4 ? 1 : 4;
     cl_int err = cl_check(clEnqueueFillBuffer(b->queue, dst, &ff, pattern, 0, bytes, 0, NULL, NULL),
@@ -787,9 +787,9 @@ static void csv_row(FILE *f, const row *r)
 
 /* ---- Peers ------------------------------------------------------------------------------ */
 
-/* Runs a peer for the cases and counts of rows and merges its "result" lines. */
 static peer_launcher launcher;   /* started in main when a peer is asked for */
 
+/* Runs a peer for the cases and counts of rows and merges its "result" lines. */
 static void run_peer(bench *b, int p, const char *program, const options *o, row *rows, int nrows)
 {
     char cmd[4096] = "";
