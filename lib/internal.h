@@ -134,7 +134,8 @@ struct clscan_plan {
 
 /* plan.c: the bytes of the word into which the plain program's single pass packs each tile's
  * status and value: 8 (built-in operators on 4-byte values, devices with 64-bit atomics), 16
- * (8-byte values, only with CLSCAN_PACKED_WIDE=1 for now), or 0 (status and value apart).
+ * (built-in operators on 8-byte values, on NVIDIA GPUs or with CLSCAN_PACKED_WIDE=1), or 0
+ * (status and value apart).
  * Segmented programs never pack. */
 int clscan_plan_packed_status(const clscan_plan *plan);
 /* plan.c: the algorithm of a plain (segmented 0) or segmented scan, AUTO resolved. */

@@ -134,12 +134,17 @@ static int packed_status_of(const clscan_plan *plan)
         return 0;   /* a user's type need not be plain bits */
     if (plan->element_size == 4 && plan->info.has_int64_atomics)
         return 8;
-    /* 8-byte values in 16-byte words (one vector store, one vector load; the same assumption
-     * CUB makes of NVIDIA GPUs): an experiment until measured, CLSCAN_PACKED_WIDE=1. */
+    if (plan->element_size != 8)
+        return 0;
+    /* 8-byte values in 16-byte words, written with one vector store and read with one vector
+     * load: single accesses on NVIDIA GPUs (CUB makes the same assumption), not promised by
+     * OpenCL elsewhere.  H200, float AFFINE 2^26: 0.356 ms in the single pass (128 x 32)
+     * against 0.417 for reduce-then-scan (doc/performance.md).  CLSCAN_PACKED_WIDE=1 forces
+     * them on (the tests use it on PoCL), 0 off. */
     const char *wide = getenv("CLSCAN_PACKED_WIDE");
-    if (plan->element_size == 8 && wide && *wide == '1')
-        return 16;
-    return 0;
+    if (wide && (*wide == '0' || *wide == '1'))
+        return *wide == '1' ? 16 : 0;
+    return plan->info.nvidia_ptx ? 16 : 0;
 }
 
 int clscan_plan_packed_status(const clscan_plan *plan)
@@ -148,9 +153,9 @@ int clscan_plan_packed_status(const clscan_plan *plan)
 }
 
 /* GPUs where the single pass is the default for plain scans: NVIDIA's (where work-groups of one
- * launch are known to see each other's writes), with packed status words (4-byte built-in
- * operators).  There it beat reduce-then-scan and CUB (H200, float SUM 2^28: 0.648 ms against
- * 0.779 and CUB's 0.681); with separate status and value words it was slower (1.03 ms). */
+ * launch are known to see each other's writes), with packed status words (built-in operators on
+ * 4- and 8-byte values).  There it beat reduce-then-scan and CUB (H200, float SUM 2^28: 0.648 ms
+ * against 0.779 and CUB's 0.681); with separate status and value words it was slower (1.03 ms). */
 static int single_pass_on_gpu(const clscan_plan *plan)
 {
     return plan->info.nvidia_ptx && clscan_plan_packed_status(plan);
@@ -165,6 +170,11 @@ static void automatic_tuning(const clscan_plan *plan, size_t *wg, size_t *items)
          * (doc/performance.md). */
         *wg = 8;
         *items = 512 / e > 1 ? 512 / e : 1;
+    } else if (single_pass_on_gpu(plan) && clscan_plan_packed_status(plan) == 16) {
+        /* H200, float AFFINE 2^26, 16-byte status words: 128 x 32 0.356 ms, 256 x 16 0.420,
+         * 256 x 8 0.499 (tiles of 32 KiB, as below, but fewer, longer runs per work-item). */
+        *wg = 128;
+        *items = 256 / e > 1 ? 256 / e : 1;
     } else if (single_pass_on_gpu(plan)) {
         /* H200, 2^28 floats, single pass with packed status words: 256 x 32 0.648 ms, 256 x 16
          * 0.849 (larger tiles, fewer hops of the look-back; doc/performance.md). */
