@@ -98,3 +98,17 @@ EXTRA_DIST += doc/perf/h200-session4-2026-11-29.txt doc/perf/h200-session4-2026-
 	doc/perf/h200-session4-key-int-max-incl.png \
 	doc/perf/h200-session4-seg-float-sum-excl.png
 EXTRA_DIST += doc/perf/pocl-session4-2026-11-29.txt doc/perf/pocl-session4-2026-11-29.csv
+# The fifth session's H200 runs (16-byte status words; both peers in the same run).
+EXTRA_DIST += doc/perf/h200-session5-2026-11-29.txt doc/perf/h200-session5-2026-11-29.csv \
+	doc/perf/h200-algos-session5-2026-11-29.csv \
+	doc/perf/h200-session5-double-sum-excl.png \
+	doc/perf/h200-session5-float-affine-incl.png \
+	doc/perf/h200-session5-float-sum-excl.png \
+	doc/perf/h200-session5-int-lastnz-incl.png \
+	doc/perf/h200-session5-int-max-incl.png \
+	doc/perf/h200-algos-session5-bucket-65536.png \
+	doc/perf/h200-algos-session5-compact-1.png \
+	doc/perf/h200-algos-session5-compact-50.png \
+	doc/perf/h200-algos-session5-sort-f32.png \
+	doc/perf/h200-algos-session5-sort-u32-pairs.png \
+	doc/perf/h200-algos-session5-sort-u32.png
