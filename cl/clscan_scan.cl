@@ -20,6 +20,9 @@
  *                    combinations in the same order, hence the same bits.
  *   CLSCAN_EXACT     1 when every grouping of comb gives the same bits (integers; MAX, MIN,
  *                    LAST_NONZERO): the look-back may then fold in a tree.
+ *   CLSCAN_STREAM    1 (CPUs: CLSCAN_WG 1, CLSCAN_STAGE 0, CLSCAN_ITEMS >= 4; plain scans): the
+ *                    work-group's one work-item scans its tile as four runs side by side in
+ *                    named variables, keeping the runs' scans in local memory (see below).
  * Optional: CLSCAN_SWAP_COMB swaps comb's arguments everywhere.  It exists only to prove
  * that the test suite catches a scan that combines in the wrong order.  CLSCAN_TEST_FALLBACK,
  * with CLSCAN_WINDOW_POLLS=0u, makes every tile of the single pass recompute the totals of all
@@ -518,13 +521,111 @@ CLSCAN_INLINE void item_apply(clscan_value *x, uchar *f, T p, const int exclusiv
 }
 #endif
 
+#if defined(CLSCAN_SEGMENTED) || !defined(CLSCAN_STREAM) || CLSCAN_STAGE || CLSCAN_WG != 1 || CLSCAN_ITEMS < 4
+#undef CLSCAN_STREAM
+#define CLSCAN_STREAM 0
+#endif
+
+#if CLSCAN_STREAM
+/* ---- CPUs: a tile in four streamed runs -------------------------------------------------------
+ * A work-group is one work-item, and its tile is four runs of SL consecutive elements.  The runs
+ * are scanned side by side, each in a variable of its own (four independent dependency chains,
+ * which a core overlaps), and their scans go to local memory (the cache); on the way out each
+ * run gets its prefix.  On PoCL this beat the work-items' private arrays (kept on the stack,
+ * read back and forth) with their strided runs (2^24 floats: doc/performance.md, item 20).  The
+ * tile's total is the left fold of the four runs' totals, the same in every kernel below (the
+ * single pass's fallback included), hence the same bits. */
+#define SL (TILE / 4)
+
+/* Element i of the tile at base, NEUTRAL past count (`full`: no check needed). */
+CLSCAN_INLINE T stream_at(__global const IN_T *src IN_PARAMS, ulong base, uint i, ulong count, const int full)
+{
+    return full || base + i < count ? LOAD_IN(src, base + i) : NEUTRAL;
+}
+
+/* The runs' inclusive scans into runs[] (unless runs is 0); returns the tile's total. */
+CLSCAN_INLINE T stream_runs(__global const IN_T *src IN_PARAMS, ulong base, ulong count, __local T *runs,
+                            const int full)
+{
+    T a0 = stream_at(src IN_ARGS, base, 0, count, full);
+    T a1 = stream_at(src IN_ARGS, base, SL, count, full);
+    T a2 = stream_at(src IN_ARGS, base, 2 * SL, count, full);
+    T a3 = stream_at(src IN_ARGS, base, 3 * SL, count, full);
+    if (runs) {
+        runs[0] = a0;
+        runs[SL] = a1;
+        runs[2 * SL] = a2;
+        runs[3 * SL] = a3;
+    }
+    for (uint j = 1; j < SL; ++j) {
+        a0 = COMBINE(a0, stream_at(src IN_ARGS, base, j, count, full));
+        a1 = COMBINE(a1, stream_at(src IN_ARGS, base, SL + j, count, full));
+        a2 = COMBINE(a2, stream_at(src IN_ARGS, base, 2 * SL + j, count, full));
+        a3 = COMBINE(a3, stream_at(src IN_ARGS, base, 3 * SL + j, count, full));
+        if (runs) {
+            runs[j] = a0;
+            runs[SL + j] = a1;
+            runs[2 * SL + j] = a2;
+            runs[3 * SL + j] = a3;
+        }
+    }
+    return COMBINE(COMBINE(COMBINE(a0, a1), a2), a3);
+}
+
+/* The tile's total; with runs, also the runs' scans. */
+CLSCAN_INLINE T stream_scan(__global const IN_T *src IN_PARAMS, ulong base, ulong count, __local T *runs)
+{
+    if (base + TILE <= count)
+        return stream_runs(src IN_ARGS, base, count, runs, 1);
+    return stream_runs(src IN_ARGS, base, count, runs, 0);
+}
+
+/* Run r's output: comb(q, its inclusive scan), or for exclusive the same shifted right by one
+ * with q in front; n: the tile's elements before count. */
+CLSCAN_INLINE void stream_store_run(__global OUT_T *dst, ulong base, uint n, __local const T *runs, uint r, T q,
+                                    const int exclusive)
+{
+    const uint first = r * SL, end = n < first + SL ? n : first + SL;
+    if (first >= end)
+        return;
+    if (exclusive) {
+        STORE_OUT(dst, base + first, q);
+        for (uint i = first + 1; i < end; ++i)
+            STORE_OUT(dst, base + i, COMBINE(q, runs[i - 1]));
+    } else {
+        for (uint i = first; i < end; ++i)
+            STORE_OUT(dst, base + i, COMBINE(q, runs[i]));
+    }
+}
+
+/* The tile's output from the runs' scans and the carry-in: run r's prefix is the carry, then the
+ * totals of the runs before it. */
+CLSCAN_INLINE void stream_store(__global OUT_T *dst, ulong base, ulong count, __local const T *runs, T carry,
+                                const int exclusive)
+{
+    const uint n = count - base < TILE ? (uint)(count - base) : TILE;
+    const T q1 = COMBINE(carry, runs[SL - 1]);
+    const T q2 = COMBINE(q1, runs[2 * SL - 1]);
+    const T q3 = COMBINE(q2, runs[3 * SL - 1]);
+    stream_store_run(dst, base, n, runs, 0, carry, exclusive);
+    stream_store_run(dst, base, n, runs, 1, q1, exclusive);
+    stream_store_run(dst, base, n, runs, 2, q2, exclusive);
+    stream_store_run(dst, base, n, runs, 3, q3, exclusive);
+}
+#endif
+
 /* Scans one tile of src into dst with carry-in `carry` (NEUTRAL for the first tile).  Every
  * output is comb(carry, ...), so the result is the fold from NEUTRAL whatever the tiling. */
 CLSCAN_INLINE void scan_tile(__global const IN_T *src IN_PARAMS, __global OUT_T *dst, ulong count, T carry,
                       const int exclusive, __local T *hs, __local T *stage)
 {
-    const uint li = get_local_id(0);
     const ulong base = (ulong)get_group_id(0) * TILE;
+#if CLSCAN_STREAM
+    (void)hs;
+    stream_scan(src IN_ARGS, base, count, stage);
+    stream_store(dst, base, count, stage, carry, exclusive);
+#else
+    const uint li = get_local_id(0);
     ITEMS_DECL(v);
     load_items(ITEMS_ARG(v), src IN_ARGS, base, count, li, stage);
 
@@ -534,10 +635,13 @@ CLSCAN_INLINE void scan_tile(__global const IN_T *src IN_PARAMS, __global OUT_T 
      * is the inclusive result shifted right by one, with the prefix in front. */
     item_apply(ITEMS_ARG(v), li > 0 ? COMBINE(carry, prev) : carry, exclusive);
     store_items(ITEMS_ARG(v), dst, base, count, li, stage);
+#endif
 }
 
 #if CLSCAN_STAGE
 #define STAGE_DECL __local T stage[STAGE_SIZE]
+#elif CLSCAN_STREAM
+#define STAGE_DECL __local T stage[TILE]   /* the runs' scans */
 #else
 #define STAGE_DECL __local T *stage = 0
 #endif
@@ -585,14 +689,20 @@ void clscan_reduce(__global const IN_T *src, ulong src_offset, ulong count,
     __local T hs[2 * CLSCAN_WG];
     STAGE_DECL;
     IN_KERNEL_LOCALS
-    const uint li = get_local_id(0);
     const ulong base = (ulong)get_group_id(0) * TILE;
+#if CLSCAN_STREAM
+    (void)hs;
+    (void)stage;
+    STORE_TOTAL(totals, totals_offset + get_group_id(0), stream_scan(src + src_offset IN_ARGS, base, count, 0));
+#else
+    const uint li = get_local_id(0);
     ITEMS_DECL(v);
     load_items(ITEMS_ARG(v), src + src_offset IN_ARGS, base, count, li, stage);
     T prev, total;
     wg_scan(item_scan(ITEMS_ARG(v)), hs, li, &prev, &total);
     if (li == 0)
         STORE_TOTAL(totals, totals_offset + get_group_id(0), total);
+#endif
 }
 
 /* ---- Single pass: chained scan with decoupled look-back --------------------------------------
@@ -744,6 +854,10 @@ inline void hs_in_place(__local T *buf, uint n)
  * the work-group primitive's tree, emulated in place in buf), hence with the same bits. */
 CLSCAN_INLINE T tile_total_alone(__global const IN_T *src IN_PARAMS, ulong base, ulong count, __local T *buf)
 {
+#if CLSCAN_STREAM
+    (void)buf;
+    return stream_scan(src IN_ARGS, base, count, 0);   /* the same function as the tile's own */
+#else
     for (uint w = 0; w < CLSCAN_WG; ++w) {
         ITEMS_DECL(v);
         const ulong first = base + (ulong)w * CLSCAN_ITEMS;
@@ -760,6 +874,7 @@ CLSCAN_INLINE T tile_total_alone(__global const IN_T *src IN_PARAMS, ulong base,
             buf[i] = COMBINE(buf[i - d], buf[i]);
 #endif
     return buf[CLSCAN_WG - 1];
+#endif
 }
 
 /* status[0] is the ticket counter.  Packed: the 64-bit word 2 + t (16-byte word 1 + t) of status
@@ -796,10 +911,16 @@ void clscan_scan_single_pass(__global const IN_T *src, ulong src_offset, __globa
     const uint g = l_tile;
     const ulong base = (ulong)g * TILE;
 
+#if CLSCAN_STREAM
+    /* The whole tile is read (into the runs' scans) before its total is published: an in-place
+     * scan's input is intact for as long as another tile may need to reduce it. */
+    const T total = stream_scan(in IN_ARGS, base, count, stage);
+#else
     ITEMS_DECL(v);
     load_items(ITEMS_ARG(v), in IN_ARGS, base, count, li, stage);
     T prev = NEUTRAL, total;
     wg_scan(item_scan(ITEMS_ARG(v)), hs, li, &prev, &total);
+#endif
 
     if (li == 0)
         publish(status, aggregates, prefixes, g, epoch, g == 0 ? STATUS_PREFIX : STATUS_AGGREGATE,
@@ -961,6 +1082,10 @@ void clscan_scan_single_pass(__global const IN_T *src, ulong src_offset, __globa
         carry = l_value;
     }
 
+#if CLSCAN_STREAM
+    stream_store(dst + dst_offset, base, count, stage, carry, CLSCAN_EXCLUSIVE);
+#else
     item_apply(ITEMS_ARG(v), li > 0 ? COMBINE(carry, prev) : carry, CLSCAN_EXCLUSIVE);
     store_items(ITEMS_ARG(v), dst + dst_offset, base, count, li, stage);
+#endif
 }

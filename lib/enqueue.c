@@ -531,8 +531,8 @@ static cl_int enqueue_segmented(clscan_plan *plan, int which, cl_command_queue q
     if (err == CL_SUCCESS)
         err = clscan_segmented_get(plan, CLSCAN_SEG_HEADS, &levels);
     if (err == CL_SUCCESS) {
-        const scan_job j = {&data->kernels, &levels->kernels, plan->work_group_size,
-                            plan->work_group_size * data->items, plan->element_size, plan->pair_bound, 1,
+        const scan_job j = {&data->kernels, &levels->kernels, data->wg,
+                            data->wg * data->items, plan->element_size, plan->pair_bound, 1,
                             heads, keys, heads_offset, keys_offset};
         err = enqueue_locked(plan, &j, queue, src, src_offset, dst, dst_offset, count, nwait, wait, event);
     }

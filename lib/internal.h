@@ -98,7 +98,8 @@ typedef struct clscan_kernels {
  * pairs would not fit local memory. */
 typedef struct clscan_segmented_kernels {
     clscan_kernels kernels;    /* program NULL: not built yet */
-    size_t items;              /* elements per work-item; the work-group size is the plan's */
+    size_t wg, items;          /* work-items per work-group (the plan's, except on CPUs where
+                                * plain scans stream tiles with one), elements per work-item */
 } clscan_segmented_kernels;
 
 /* segmented[] of a plan: segments from heads (this program also scans the levels of tile totals

@@ -49,6 +49,13 @@ static int use_stage(const clscan_device_info *info)
     return !(info->type & CL_DEVICE_TYPE_CPU);
 }
 
+/* CPUs, work-groups of one work-item: the tile is scanned as four runs side by side, through
+ * local memory (cl/clscan_scan.cl, CLSCAN_STREAM). */
+static int stream_tiles(const clscan_plan *plan, size_t wg, size_t items)
+{
+    return !use_stage(&plan->info) && wg == 1 && items >= 4;
+}
+
 /* CPUs run a work-group's work-items one after another: split each work-item's elements into
  * independent runs so that their dependency chains overlap.  Measured on PoCL (2^22, 2^24;
  * doc/performance.md, items 3 and 18): 2 runs were fastest for SUM, MAX, MIN and (with its
@@ -94,11 +101,12 @@ static int tree_fold(const clscan_plan *plan)
 }
 
 /* Local memory the kernels need for elements of e bytes: the Hillis-Steele double buffer, and
- * the staged tile (with a slot of padding after every 32 elements). */
+ * the staged tile (with a slot of padding after every 32 elements) or the streamed runs. */
 static cl_ulong local_bytes(const clscan_plan *plan, size_t e, size_t wg, size_t items)
 {
     const cl_ulong tile = (cl_ulong)wg * items;
-    const cl_ulong elements = 2 * (cl_ulong)wg + (use_stage(&plan->info) ? tile + tile / 32 : 0);
+    const cl_ulong elements = 2 * (cl_ulong)wg + (use_stage(&plan->info) ? tile + tile / 32 : 0) +
+                              (stream_tiles(plan, wg, items) ? tile : 0);
     /* The single pass's look-back window: CLSCAN_LOOKBACK (1) tile per work-item, a value and
      * a status word each. */
     const cl_ulong window = wg;
@@ -166,10 +174,13 @@ static void automatic_tuning(const clscan_plan *plan, size_t *wg, size_t *items)
 {
     const size_t e = plan->element_size;
     if (plan->info.type & CL_DEVICE_TYPE_CPU) {
-        /* PoCL, 2^24 floats: 8 x 128 was the fastest of 1 x 1024 ... 64 x 64
-         * (doc/performance.md). */
-        *wg = 8;
-        *items = 512 / e > 1 ? 512 / e : 1;
+        /* Work-groups of one work-item, tiles of 16 KiB in four streamed runs (PoCL, 2^24
+         * floats: faster than 8 x 128 with private arrays, the best of the earlier kernels;
+         * doc/performance.md, item 20). */
+        *wg = 1;
+        *items = 16384 / e > 4 ? 16384 / e : 4;
+        if (*items > 4096)
+            *items = 4096;
     } else if (single_pass_on_gpu(plan) && clscan_plan_packed_status(plan) == 16) {
         /* H200, float AFFINE 2^26, 16-byte status words: 128 x 32 0.356 ms, 256 x 16 0.420,
          * 256 x 8 0.499 (tiles of 32 KiB, as below, but fewer, longer runs per work-item). */
@@ -201,6 +212,7 @@ static void release_segmented(clscan_plan *plan)
 {
     for (int i = 0; i < 3; ++i) {
         release_kernels(&plan->segmented[i].kernels);
+        plan->segmented[i].wg = 0;
         plan->segmented[i].items = 0;
     }
 }
@@ -261,11 +273,11 @@ static cl_int build_program(const clscan_plan *plan, const char *source, const c
     const int n = snprintf(options, sizeof options,
                            "%s%s-DCLSCAN_EXCLUSIVE=%d -DCLSCAN_WG=%zu "
                            "-DCLSCAN_ITEMS=%zu -DCLSCAN_LANES=%zu -DCLSCAN_STAGE=%d -DCLSCAN_EXACT=%d "
-                           "-DCLSCAN_PARALLEL_LOOKBACK=%d -DCLSCAN_PACKED_STATUS=%d%s%s%s%s",
+                           "-DCLSCAN_PARALLEL_LOOKBACK=%d -DCLSCAN_PACKED_STATUS=%d -DCLSCAN_STREAM=%d%s%s%s%s",
                            plan->info.opencl_c_1_2 ? "-cl-std=CL1.2 " : "", op_defines,
                            plan->kind == CLSCAN_EXCLUSIVE, wg, items, lanes(plan, items),
                            use_stage(&plan->info), tree_fold(plan), use_stage(&plan->info),
-                           clscan_plan_packed_status(plan) / 8, subgroup,
+                           clscan_plan_packed_status(plan) / 8, stream_tiles(plan, wg, items), subgroup,
                            defines, extra ? " " : "", extra ? extra : "");
     if (n < 0 || (size_t)n >= sizeof options)
         return clscan_fail(CL_INVALID_BUILD_OPTIONS, "CLSCAN_BUILD_OPTIONS is too long");
@@ -292,8 +304,14 @@ cl_int clscan_segmented_get(clscan_plan *plan, int which, const clscan_segmented
 {
     clscan_segmented_kernels *s = &plan->segmented[which];
     if (!s->kernels.program) {
-        const size_t wg = plan->work_group_size;
+        size_t wg = plan->work_group_size;
         size_t items = plan->items;
+        if (stream_tiles(plan, wg, items)) {
+            /* Segmented programs have no streamed runs: the CPUs' earlier tuning (PoCL, 2^24:
+             * 8 x 128 floats; doc/performance.md). */
+            wg = 8;
+            items = 512 / plan->element_size > 1 ? floor_power_of_two(512 / plan->element_size) : 1;
+        }
         while (items > 1 && (!fits_local_memory_with(plan, plan->pair_bound, wg, items) || wg * items < 2))
             items /= 2;
         if (!fits_local_memory_with(plan, plan->pair_bound, wg, items) || wg * items < 2)
@@ -312,6 +330,7 @@ cl_int clscan_segmented_get(clscan_plan *plan, int which, const clscan_segmented
         free(source);
         if (err != CL_SUCCESS)
             return err;
+        s->wg = wg;
         s->items = items;
     }
     *kernels = s;

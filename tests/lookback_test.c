@@ -8,7 +8,8 @@
  * -DCLSCAN_TEST_FALLBACK), and their float SUM and AFFINE scans of values with rounding
  * everywhere must agree bit for bit, for each variant of the work-group primitive and of the
  * loads: one level or two (CLSCAN_FORCE_SUBGROUP, the shape NVIDIA's warp shuffles use), staged
- * or not (CLSCAN_FORCE_STAGE).  On NVIDIA's OpenCL the default variant is the shuffle itself.
+ * or not (CLSCAN_FORCE_STAGE), and the work-groups of one work-item that scan their tile in four
+ * streamed runs (the CPUs' default).  On NVIDIA's OpenCL the default variant is the shuffle itself.
  *
  * Exit status: 0 all checks passed, 1 a check failed, 77 no device, 99 a setup error. */
 #define _POSIX_C_SOURCE 200809L
@@ -28,6 +29,7 @@ static const struct {
     {"1", "0", 64, 4},    /* staged, one level */
     {"1", "1", 64, 4},    /* staged, two levels of 32 */
     {"0", "1", 16, 8},    /* unstaged, two levels of 8 */
+    {"0", "0", 1, 16},    /* unstaged, one work-item: the CPUs' four streamed runs */
 };
 #define NVARIANTS (int)(sizeof variants / sizeof variants[0])
 
