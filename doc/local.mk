@@ -112,3 +112,10 @@ EXTRA_DIST += doc/perf/h200-session5-2026-11-29.txt doc/perf/h200-session5-2026-
 	doc/perf/h200-algos-session5-sort-f32.png \
 	doc/perf/h200-algos-session5-sort-u32-pairs.png \
 	doc/perf/h200-algos-session5-sort-u32.png
+# The fifth session's PoCL runs (the CPUs' streamed tiles, item 20).
+EXTRA_DIST += doc/perf/pocl-session5-2026-11-29.txt doc/perf/pocl-session5-2026-11-29.csv \
+	doc/perf/pocl-session5-double-sum-excl.png \
+	doc/perf/pocl-session5-float-affine-incl.png \
+	doc/perf/pocl-session5-float-sum-excl.png \
+	doc/perf/pocl-session5-int-lastnz-incl.png \
+	doc/perf/pocl-session5-int-max-incl.png
