@@ -136,6 +136,41 @@ CLSCAN_API cl_int clscan_plan_set_algorithm(clscan_plan *plan, clscan_algorithm 
  * resolved; segmented scans on GPUs resolve AUTO to REDUCE_THEN_SCAN). */
 CLSCAN_API clscan_algorithm clscan_plan_get_algorithm(const clscan_plan *plan);
 
+/* Which kernels scan a tile (doc/design.md), for experts and tests: every choice gives the same
+ * results on every device (bitwise for exact operators; float SUM and AFFINE may round
+ * differently across choices, as across tunings), and each is fastest somewhere.
+ *   tiles: how a work-group's tile of work_group_size * items_per_work_item elements moves
+ *     REGISTERS  each work-item reads its consecutive elements from global memory (CPUs)
+ *     STAGED     loads and stores go through local memory, coalesced (GPUs)
+ *     STREAMED   one work-item per work-group scans its tile as four runs side by side through
+ *                local memory (CPUs; needs a work-group size of 1 and 4 or more items)
+ *   primitive: how a work-group scans its work-items' totals
+ *     HILLIS_STEELE  Hillis and Steele (1986), double-buffered: log2(n) steps, n log2(n) work
+ *     BLELLOCH       Blelloch (1990): 2 log2(n) steps, about 2n work
+ *     TWO_LEVEL      Hillis-Steele within groups of 32 work-items (warp shuffles on NVIDIA GPUs),
+ *                    then over the groups' totals
+ * AUTO is the device's choice (STREAMED + none on CPUs, STAGED + TWO_LEVEL on NVIDIA GPUs,
+ * STAGED + HILLIS_STEELE on other GPUs).  Segmented scans and scans by key use REGISTERS where
+ * the plan streams.  clscan_plan_set_variant rebuilds the kernels (the tuning, if automatic,
+ * becomes the new variant's); CL_INVALID_VALUE for an unknown value or a variant the tuning in
+ * force cannot run; the plan is unchanged on failure.  Must not race with clscan_enqueue on
+ * the same plan.  clscan_plan_get_variant gives the variant in force, AUTO resolved. */
+typedef enum clscan_tiles {
+    CLSCAN_TILES_AUTO,
+    CLSCAN_TILES_REGISTERS,
+    CLSCAN_TILES_STAGED,
+    CLSCAN_TILES_STREAMED
+} clscan_tiles;
+typedef enum clscan_primitive {
+    CLSCAN_PRIMITIVE_AUTO,
+    CLSCAN_PRIMITIVE_HILLIS_STEELE,
+    CLSCAN_PRIMITIVE_BLELLOCH,
+    CLSCAN_PRIMITIVE_TWO_LEVEL
+} clscan_primitive;
+CLSCAN_API cl_int clscan_plan_set_variant(clscan_plan *plan, clscan_tiles tiles, clscan_primitive primitive);
+CLSCAN_API cl_int clscan_plan_get_variant(const clscan_plan *plan, clscan_tiles *tiles,
+                                          clscan_primitive *primitive);
+
 /* ---- Custom operators, segmented scans and scans by key (doc/operators.md) ------------------ */
 
 /* A user-defined operator, in OpenCL C.  The strings are compiled for the plan's device into the

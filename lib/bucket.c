@@ -68,32 +68,32 @@ static cl_int validate(const char *fn, clscan_bucketer *b, cl_command_queue queu
 {
     radix_engine *e = &b->engine;
     cl_int err;
-    algo_range r[6];   /* keys, values, keys_out, values_out, offsets, permutation */
+    clscan_range r[6];   /* keys, values, keys_out, values_out, offsets, permutation */
     const char *names[6] = {"keys", "values", "keys_out", "values_out", "offsets", "permutation"};
     int have[6] = {1, e->value_size > 0, j->keys_out != NULL, e->value_size > 0, 1, j->index_out != NULL};
-    if ((err = algo_check_queue(fn, e->context, e->device, queue)) != CL_SUCCESS ||
-        (err = algo_check_wait_list(fn, e->context, nwait, wait)) != CL_SUCCESS)
+    if ((err = clscan_check_queue(fn, e->context, e->device, queue)) != CL_SUCCESS ||
+        (err = clscan_check_wait_list(fn, e->context, nwait, wait)) != CL_SUCCESS)
         return err;
     if (j->count > ALGO_MAX_COUNT)
         return clscan_fail(CL_INVALID_BUFFER_SIZE, "%s: count %zu is above the limit 2^32 - 1", fn, j->count);
     if (e->value_size == 0 && (j->values_in || j->values_out))
         return clscan_fail(CL_INVALID_MEM_OBJECT, "%s: values given to a bucketer without values", fn);
-    if ((err = algo_check_buffer(fn, e->context, j->keys_in, names[0], 0, j->keys_in_offset, j->count, 4, &r[0])) ||
-        (have[1] && (err = algo_check_buffer(fn, e->context, j->values_in, names[1], 0, j->values_in_offset,
+    if ((err = clscan_check_buffer(fn, e->context, j->keys_in, names[0], 0, j->keys_in_offset, j->count, 4, &r[0])) ||
+        (have[1] && (err = clscan_check_buffer(fn, e->context, j->values_in, names[1], 0, j->values_in_offset,
                                              j->count, e->value_size, &r[1]))) ||
-        (have[2] && (err = algo_check_buffer(fn, e->context, j->keys_out, names[2], 1, j->keys_out_offset,
+        (have[2] && (err = clscan_check_buffer(fn, e->context, j->keys_out, names[2], 1, j->keys_out_offset,
                                              j->count, 4, &r[2]))) ||
-        (have[3] && (err = algo_check_buffer(fn, e->context, j->values_out, names[3], 1, j->values_out_offset,
+        (have[3] && (err = clscan_check_buffer(fn, e->context, j->values_out, names[3], 1, j->values_out_offset,
                                              j->count, e->value_size, &r[3]))) ||
-        (err = algo_check_buffer(fn, e->context, o->offsets, names[4], 1, o->offsets_offset,
+        (err = clscan_check_buffer(fn, e->context, o->offsets, names[4], 1, o->offsets_offset,
                                  (size_t)b->nbuckets + 1, 4, &r[4])) ||
-        (have[5] && (err = algo_check_buffer(fn, e->context, j->index_out, names[5], 1, j->index_out_offset,
+        (have[5] && (err = clscan_check_buffer(fn, e->context, j->index_out, names[5], 1, j->index_out_offset,
                                              j->count, 4, &r[5]))))
         return err;
     /* Outputs (2 ... 5) must not overlap anything else. */
     for (int a = 2; a < 6; ++a)
         for (int c = 0; c < 6; ++c)
-            if (c != a && have[a] && have[c] && (err = algo_check_disjoint(fn, &r[a], names[a], &r[c], names[c])))
+            if (c != a && have[a] && have[c] && (err = clscan_check_disjoint(fn, &r[a], names[a], &r[c], names[c])))
                 return err;
     return CL_SUCCESS;
 }
@@ -118,13 +118,13 @@ CLSCAN_API cl_int clscan_bucket_enqueue(clscan_bucketer *b, cl_command_queue que
     radix_engine *e = &b->engine;
     pthread_mutex_lock(&b->lock);
     if (count)
-        err = radix_engine_reserve(e, fn, &j);
-    algo_chain c;
-    if (err == CL_SUCCESS && (err = algo_chain_begin(&c, queue, nwait, wait, b->last_use)) == CL_SUCCESS) {
+        err = radix_engine_reserve(e, &j);
+    clscan_chain c;
+    if (err == CL_SUCCESS && (err = clscan_chain_begin(&c, queue, nwait, wait, b->last_use, 1)) == CL_SUCCESS) {
         if (count == 0) {
             const cl_uint zero = 0;
-            err = algo_fill(&c, offsets, &zero, sizeof zero, offsets_offset * sizeof zero,
-                            ((size_t)b->nbuckets + 1) * sizeof zero);
+            err = clscan_chain_fill(&c, offsets, &zero, sizeof zero, offsets_offset * sizeof zero,
+                                    ((size_t)b->nbuckets + 1) * sizeof zero, 1);
         } else {
             cl_mem sorted = NULL;
             size_t sorted_offset = 0;
@@ -136,11 +136,11 @@ CLSCAN_API cl_int clscan_bucket_enqueue(clscan_bucketer *b, cl_command_queue que
             ALGO_ARG_MEM(k, 4, offsets); ALGO_ARG(k, 5, oo); ALGO_ARG(k, 6, nb);
             const size_t wg = e->info.max_work_group_size < 64 ? e->info.max_work_group_size : 64;
             if (err == CL_SUCCESS)
-                err = algo_launch(&c, k, (count + wg - 1) / wg, wg);
+                err = clscan_chain_launch(&c, k, (count + wg - 1) / wg, wg, 1);
             else if (sorted)   /* the sort went well: the arguments failed */
                 err = clscan_fail(err, "clSetKernelArg failed: %s", clscan_error_string(err));
         }
-        algo_chain_end(&c, err, event, &b->last_use);
+        clscan_chain_end(&c, err, event, &b->last_use);
     }
     pthread_mutex_unlock(&b->lock);
     return err;

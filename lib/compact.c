@@ -11,8 +11,10 @@ struct clscan_compactor {
     cl_context context;            /* retained */
     cl_device_id device;
     clscan_device_info info;
+    clscan_dev_options dev;
     size_t element_size;
     size_t wg, items;
+    int gpu;                       /* the device policy: the block scatter */
     cl_program program;
     cl_kernel count, scatter;
     clscan_plan *scan;
@@ -24,12 +26,13 @@ struct clscan_compactor {
 
 /* Blocks of 16 x 256 flags on CPUs (each work-item streams through its own run); 256 x 16 on
  * GPUs (many work-items, short runs). */
-static void tuning(const clscan_device_info *info, size_t *wg, size_t *items)
+static void tuning(clscan_compactor *c)
 {
-    *wg = algo_gpu_style(info) ? 256 : 16;
-    *items = algo_gpu_style(info) ? 16 : 256;
-    while (*wg > info->max_work_group_size)
-        *wg /= 2;
+    c->gpu = clscan_policy_gpu(&c->info, &c->dev);
+    c->wg = c->gpu ? 256 : 16;
+    c->items = c->gpu ? 16 : 256;
+    while (c->wg > c->info.max_work_group_size)
+        c->wg /= 2;
 }
 
 static void release_parts(clscan_compactor *c)
@@ -45,17 +48,23 @@ static void release_parts(clscan_compactor *c)
 
 static cl_int build(clscan_compactor *c)
 {
+    const char *files[] = {"compact/elements.cl", "common/wg_sum.cl",
+                           c->gpu ? "compact/flags_bits.cl" : "compact/flags_loop.cl", "compact/count.cl",
+                           c->gpu ? "compact/scatter_block.cl" : "compact/scatter_list.cl", NULL};
+    const char *scatter = c->gpu ? "clscan_compact_scatter_block" : "clscan_compact_scatter_list";
+    const char *word;
+    size_t words;
+    algo_words(c->element_size, &word, &words);
     cl_int err;
     for (;;) {
         char defines[256];
-        snprintf(defines, sizeof defines, "-DCLSCAN_ELEMENT_SIZE=%zu -DCLSCAN_WG=%zu -DCLSCAN_ITEMS=%zu "
-                 "-DCLSCAN_COMPACT_LIST=%d", c->element_size, c->wg, c->items, !algo_gpu_style(&c->info));
-        err = algo_build(c->context, c->device, &c->info, "clscan_compact.cl", clscan_embedded_clscan_compact_cl,
-                         defines, &c->program);
+        snprintf(defines, sizeof defines, "-DCLSCAN_WG=%zu -DCLSCAN_ITEMS=%zu -DCLSCAN_WORD=%s -DCLSCAN_WORDS=%zu",
+                 c->wg, c->items, word, words);
+        err = clscan_program_get(c->context, c->device, &c->info, &c->dev, NULL, files, defines, &c->program);
         if (err == CL_SUCCESS)
-            err = algo_kernel(c->program, c->device, "clscan_compact_count", c->wg, &c->count);
+            err = clscan_kernel_create(c->program, c->device, &c->info, "clscan_compact_count", c->wg, &c->count);
         if (err == CL_SUCCESS)
-            err = algo_kernel(c->program, c->device, "clscan_compact_scatter", c->wg, &c->scatter);
+            err = clscan_kernel_create(c->program, c->device, &c->info, scatter, c->wg, &c->scatter);
         if (err != CL_INVALID_WORK_GROUP_SIZE || c->wg == 1)
             return err;
         /* The kernels run fewer work-items on this device: halve the work-group. */
@@ -73,25 +82,25 @@ CLSCAN_API clscan_compactor *clscan_compactor_create(cl_context context, cl_devi
     static const char fn[] = "clscan_compactor_create";
     cl_int dummy;
     cl_int *err = errcode_ret ? errcode_ret : &dummy;
-    clscan_device_info info;
     if (element_size == 0 || element_size > ALGO_MAX_ELEMENT_SIZE) {
         *err = clscan_fail(CLSCAN_INVALID_ELEMENT_SIZE, "%s: element_size %zu is not in 1 ... %d", fn,
                            element_size, ALGO_MAX_ELEMENT_SIZE);
         return NULL;
     }
-    if ((*err = algo_check_create(fn, context, device, &info)) != CL_SUCCESS)
-        return NULL;
     clscan_compactor *c = calloc(1, sizeof *c);
     if (!c) {
-        *err = clscan_fail(CL_OUT_OF_HOST_MEMORY, "out of host memory for a compactor");
+        *err = clscan_fail(CL_OUT_OF_HOST_MEMORY, "%s: out of host memory for a compactor", fn);
         return NULL;
     }
     c->context = context;
     c->device = device;
-    c->info = info;
     c->element_size = element_size;
-    tuning(&info, &c->wg, &c->items);
-    if ((*err = build(c)) == CL_SUCCESS)
+    if ((*err = clscan_check_device(fn, context, device, &c->info)) == CL_SUCCESS &&
+        (*err = clscan_env_dev_options(&c->dev)) == CL_SUCCESS) {
+        tuning(c);
+        *err = build(c);
+    }
+    if (*err == CL_SUCCESS)
         c->scan = algo_count_plan(context, device, err);
     if (*err != CL_SUCCESS) {
         release_parts(c);
@@ -123,30 +132,30 @@ static cl_int validate(const char *fn, clscan_compactor *c, cl_command_queue que
                        const cl_event *wait, int blocking)
 {
     cl_int err;
-    algo_range s, f, d, n;
+    clscan_range s, f, d, n;
     const int indices = k->src == NULL && !blocking;
-    if ((err = algo_check_queue(fn, c->context, c->device, queue)) != CL_SUCCESS ||
-        (err = algo_check_wait_list(fn, c->context, nwait, wait)) != CL_SUCCESS)
+    if ((err = clscan_check_queue(fn, c->context, c->device, queue)) != CL_SUCCESS ||
+        (err = clscan_check_wait_list(fn, c->context, nwait, wait)) != CL_SUCCESS)
         return err;
     if (k->count > ALGO_MAX_COUNT)
         return clscan_fail(CL_INVALID_BUFFER_SIZE, "%s: count %zu is above the limit 2^32 - 1", fn, k->count);
-    if ((err = algo_check_buffer(fn, c->context, k->flags, "flags", 0, k->flags_offset, k->count, 1, &f)) != CL_SUCCESS)
+    if ((err = clscan_check_buffer(fn, c->context, k->flags, "flags", 0, k->flags_offset, k->count, 1, &f)) != CL_SUCCESS)
         return err;
-    if (!indices && (err = algo_check_buffer(fn, c->context, k->src, "src", 0, k->src_offset, k->count,
+    if (!indices && (err = clscan_check_buffer(fn, c->context, k->src, "src", 0, k->src_offset, k->count,
                                              c->element_size, &s)) != CL_SUCCESS)
         return err;
-    if ((err = algo_check_buffer(fn, c->context, k->dst, indices ? "indices" : "dst", 1, k->dst_offset, k->count,
+    if ((err = clscan_check_buffer(fn, c->context, k->dst, indices ? "indices" : "dst", 1, k->dst_offset, k->count,
                                  indices ? sizeof(cl_uint) : c->element_size, &d)) != CL_SUCCESS)
         return err;
-    if (!blocking && (err = algo_check_buffer(fn, c->context, k->kept, "kept", 1, k->kept_offset, 1,
+    if (!blocking && (err = clscan_check_buffer(fn, c->context, k->kept, "kept", 1, k->kept_offset, 1,
                                               sizeof(cl_ulong), &n)) != CL_SUCCESS)
         return err;
-    if ((err = algo_check_disjoint(fn, &d, indices ? "indices" : "dst", &f, "flags")) != CL_SUCCESS ||
-        (!indices && (err = algo_check_disjoint(fn, &d, "dst", &s, "src")) != CL_SUCCESS))
+    if ((err = clscan_check_disjoint(fn, &d, indices ? "indices" : "dst", &f, "flags")) != CL_SUCCESS ||
+        (!indices && (err = clscan_check_disjoint(fn, &d, "dst", &s, "src")) != CL_SUCCESS))
         return err;
-    if (!blocking && ((err = algo_check_disjoint(fn, &n, "kept", &f, "flags")) != CL_SUCCESS ||
-                      (err = algo_check_disjoint(fn, &n, "kept", &d, indices ? "indices" : "dst")) != CL_SUCCESS ||
-                      (!indices && (err = algo_check_disjoint(fn, &n, "kept", &s, "src")) != CL_SUCCESS)))
+    if (!blocking && ((err = clscan_check_disjoint(fn, &n, "kept", &f, "flags")) != CL_SUCCESS ||
+                      (err = clscan_check_disjoint(fn, &n, "kept", &d, indices ? "indices" : "dst")) != CL_SUCCESS ||
+                      (!indices && (err = clscan_check_disjoint(fn, &n, "kept", &s, "src")) != CL_SUCCESS)))
         return err;
     return CL_SUCCESS;
 }
@@ -154,20 +163,20 @@ static cl_int validate(const char *fn, clscan_compactor *c, cl_command_queue que
 static size_t ceil_div(size_t a, size_t b) { return a / b + (a % b != 0); }
 
 /* Called with the lock held, after validation. */
-static cl_int enqueue_locked(const char *fn, clscan_compactor *c, cl_command_queue queue, const call *k,
+static cl_int enqueue_locked(clscan_compactor *c, cl_command_queue queue, const call *k,
                              cl_uint nwait, const cl_event *wait, cl_event *event)
 {
     const size_t tile = c->wg * c->items, blocks = ceil_div(k->count, tile);
     cl_int err = CL_SUCCESS;
-    if (k->count && (err = algo_grow(fn, c->context, &c->counts, &c->counts_cap,
-                                     (blocks + 1) * sizeof(cl_uint))) != CL_SUCCESS)
+    if (k->count && (err = clscan_scratch_grow(c->context, &c->counts, &c->counts_cap,
+                                               (blocks + 1) * sizeof(cl_uint))) != CL_SUCCESS)
         return err;
-    algo_chain ch;
-    if ((err = algo_chain_begin(&ch, queue, nwait, wait, c->last_use)) != CL_SUCCESS)
+    clscan_chain ch;
+    if ((err = clscan_chain_begin(&ch, queue, nwait, wait, c->last_use, 1)) != CL_SUCCESS)
         return err;
     if (k->count == 0) {
         const cl_ulong zero = 0;
-        err = algo_fill(&ch, k->kept, &zero, sizeof zero, k->kept_offset * sizeof zero, sizeof zero);
+        err = clscan_chain_fill(&ch, k->kept, &zero, sizeof zero, k->kept_offset * sizeof zero, sizeof zero, 1);
     } else {
         const cl_ulong n = k->count, fo = k->flags_offset, so = k->src_offset, dof = k->dst_offset,
                        ko = k->kept_offset;
@@ -185,13 +194,13 @@ static cl_int enqueue_locked(const char *fn, clscan_compactor *c, cl_command_que
         if (err != CL_SUCCESS)
             err = clscan_fail(err, "clSetKernelArg failed: %s", clscan_error_string(err));
         if (err == CL_SUCCESS)
-            err = algo_launch(&ch, kc, blocks, c->wg);
+            err = clscan_chain_launch(&ch, kc, blocks, c->wg, 1);
         if (err == CL_SUCCESS)
-            err = algo_scan(&ch, c->scan, c->counts, blocks + 1);
+            err = clscan_scan_step(&ch, c->scan, c->counts, blocks + 1);
         if (err == CL_SUCCESS)
-            err = algo_launch(&ch, ks, blocks, c->wg);
+            err = clscan_chain_launch(&ch, ks, blocks, c->wg, 1);
     }
-    algo_chain_end(&ch, err, event, &c->last_use);
+    clscan_chain_end(&ch, err, event, &c->last_use);
     return err;
 }
 
@@ -204,7 +213,7 @@ static cl_int compact(const char *fn, clscan_compactor *c, cl_command_queue queu
     if (err != CL_SUCCESS)
         return err;
     pthread_mutex_lock(&c->lock);
-    err = enqueue_locked(fn, c, queue, k, nwait, wait, event);
+    err = enqueue_locked(c, queue, k, nwait, wait, event);
     pthread_mutex_unlock(&c->lock);
     return err;
 }
@@ -251,11 +260,11 @@ CLSCAN_API cl_int clscan_compact(clscan_compactor *c, cl_command_queue queue,
     /* The total goes to the handle's own cl_ulong, read back under the lock (the next call
      * writes it again). */
     pthread_mutex_lock(&c->lock);
-    err = algo_grow(fn, c->context, &c->kept, &c->kept_cap, sizeof(cl_ulong));
+    err = clscan_scratch_grow(c->context, &c->kept, &c->kept_cap, sizeof(cl_ulong));
     cl_event done = NULL;
     if (err == CL_SUCCESS) {
         k.kept = c->kept;
-        err = enqueue_locked(fn, c, queue, &k, nwait, wait, &done);
+        err = enqueue_locked(c, queue, &k, nwait, wait, &done);
     }
     if (err == CL_SUCCESS) {
         cl_ulong n = 0;

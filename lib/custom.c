@@ -1,6 +1,7 @@
 /* Custom operators: the user's OpenCL C snippets become the T, NEUTRAL and COMB that the scan
- * kernels are generic over, exactly as clscan_ops.cl defines them for the built-in operators. */
-#include "internal.h"
+ * kernels are generic over, exactly as cl/ops/builtin.cl defines them for the built-in
+ * operators. */
+#include "custom.h"
 
 #include <stdio.h>
 #include <stdlib.h>

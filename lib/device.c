@@ -1,5 +1,6 @@
 /* Devices: the limits a plan needs, and the default device. */
-#include "internal.h"
+#include "device.h"
+#include "environment.h"
 
 #include <ctype.h>
 #include <stdlib.h>
@@ -26,23 +27,32 @@ cl_int clscan_query_device(cl_device_id device, clscan_device_info *info)
     /* The extension string has no length limit: ask for its size first. */
     size_t n = 0;
     char *ext = NULL;
-    if (clGetDeviceInfo(device, CL_DEVICE_EXTENSIONS, 0, NULL, &n) == CL_SUCCESS && n)
-        ext = malloc(n + 1);
-    if (ext && clGetDeviceInfo(device, CL_DEVICE_EXTENSIONS, n, ext, NULL) == CL_SUCCESS) {
-        ext[n] = '\0';
-        info->has_fp64 = strstr(ext, "cl_khr_fp64") != NULL;
-        info->has_int64_atomics = strstr(ext, "cl_khr_int64_base_atomics") != NULL;
+    err = clGetDeviceInfo(device, CL_DEVICE_EXTENSIONS, 0, NULL, &n);
+    if (err == CL_SUCCESS && !(ext = malloc(n + 1)))
+        return clscan_fail(CL_OUT_OF_HOST_MEMORY, "out of host memory for the device's extensions");
+    if (err == CL_SUCCESS)
+        err = clGetDeviceInfo(device, CL_DEVICE_EXTENSIONS, n, ext, NULL);
+    if (err != CL_SUCCESS) {
+        free(ext);
+        return clscan_fail(err, "clGetDeviceInfo(CL_DEVICE_EXTENSIONS) failed: %s", clscan_error_string(err));
     }
+    ext[n] = '\0';
+    info->has_fp64 = strstr(ext, "cl_khr_fp64") != NULL;
+    info->has_int64_atomics = strstr(ext, "cl_khr_int64_base_atomics") != NULL;
     free(ext);
     /* NVIDIA's own OpenCL platform compiles inline PTX (not other implementations on NVIDIA
      * hardware, such as PoCL's CUDA device). */
     cl_platform_id platform = NULL;
     char vendor[256] = "", platform_name[256] = "";
-    if (clGetDeviceInfo(device, CL_DEVICE_VENDOR, sizeof vendor - 1, vendor, NULL) == CL_SUCCESS &&
-        clGetDeviceInfo(device, CL_DEVICE_PLATFORM, sizeof platform, &platform, NULL) == CL_SUCCESS &&
-        clGetPlatformInfo(platform, CL_PLATFORM_NAME, sizeof platform_name - 1, platform_name, NULL) == CL_SUCCESS)
-        info->nvidia_ptx = strstr(vendor, "NVIDIA") && strstr(platform_name, "NVIDIA CUDA") &&
-                           (info->type & CL_DEVICE_TYPE_GPU);
+    err = clGetDeviceInfo(device, CL_DEVICE_VENDOR, sizeof vendor - 1, vendor, NULL);
+    if (err == CL_SUCCESS)
+        err = clGetDeviceInfo(device, CL_DEVICE_PLATFORM, sizeof platform, &platform, NULL);
+    if (err == CL_SUCCESS)
+        err = clGetPlatformInfo(platform, CL_PLATFORM_NAME, sizeof platform_name - 1, platform_name, NULL);
+    if (err != CL_SUCCESS)
+        return clscan_fail(err, "the device's vendor and platform queries failed: %s", clscan_error_string(err));
+    info->nvidia_ptx = strstr(vendor, "NVIDIA") && strstr(platform_name, "NVIDIA CUDA") &&
+                       (info->type & CL_DEVICE_TYPE_GPU);
     /* "OpenCL C major.minor ..." */
     int major = 0, minor = 0;
     const char *v = strstr(version, "OpenCL C ");
@@ -54,6 +64,31 @@ cl_int clscan_query_device(cl_device_id device, clscan_device_info *info)
     }
     info->opencl_c_1_2 = major > 1 || (major == 1 && minor >= 2);
     return CL_SUCCESS;
+}
+
+cl_int clscan_check_device(const char *fn, cl_context context, cl_device_id device, clscan_device_info *info)
+{
+    if (!context)
+        return clscan_fail(CL_INVALID_CONTEXT, "%s: context is NULL", fn);
+    if (!device)
+        return clscan_fail(CL_INVALID_DEVICE, "%s: device is NULL", fn);
+    size_t bytes = 0;
+    cl_int err = clGetContextInfo(context, CL_CONTEXT_DEVICES, 0, NULL, &bytes);
+    if (err != CL_SUCCESS)
+        return clscan_fail(CL_INVALID_CONTEXT, "%s: not a valid OpenCL context (%s)", fn, clscan_error_string(err));
+    cl_device_id *devices = malloc(bytes ? bytes : 1);
+    if (!devices)
+        return clscan_fail(CL_OUT_OF_HOST_MEMORY, "%s: out of host memory", fn);
+    err = clGetContextInfo(context, CL_CONTEXT_DEVICES, bytes, devices, NULL);
+    int found = 0;
+    for (size_t i = 0; err == CL_SUCCESS && i < bytes / sizeof *devices; ++i)
+        found |= devices[i] == device;
+    free(devices);
+    if (err != CL_SUCCESS)
+        return clscan_fail(CL_INVALID_CONTEXT, "%s: clGetContextInfo failed: %s", fn, clscan_error_string(err));
+    if (!found)
+        return clscan_fail(CL_INVALID_DEVICE, "%s: the device is not in the context", fn);
+    return clscan_query_device(device, info);
 }
 
 /* "P:D" with decimal indices? */
@@ -88,9 +123,7 @@ CLSCAN_API cl_int clscan_default_device(const char *spec, cl_platform_id *platfo
     if (!device_ret)
         return clscan_fail(CL_INVALID_VALUE, "clscan_default_device: device_ret is NULL");
     if (!spec || !*spec)
-        spec = getenv("CLSCAN_DEVICE");
-    if (spec && !*spec)
-        spec = NULL;
+        spec = clscan_env_device();
 
     cl_uint nplat = 0;
     cl_int err = clGetPlatformIDs(0, NULL, &nplat);

@@ -1,5 +1,5 @@
 /* Status code names and this thread's last failure message. */
-#include "internal.h"
+#include "error.h"
 
 #include <stdarg.h>
 #include <stdio.h>

@@ -1,7 +1,8 @@
 /* clscan_host: a blocking scan of a host array on the default device.  The default device's
  * context, queue and plans are made once and kept until clscan_cache_clear(). */
-#include "internal.h"
+#include "host.h"
 
+#include <pthread.h>
 #include <stdint.h>
 
 static pthread_mutex_t host_lock = PTHREAD_MUTEX_INITIALIZER;

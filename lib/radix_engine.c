@@ -1,5 +1,5 @@
 /* The radix sort engine behind clscan_sorter and clscan_bucketer: stable LSD passes of 8 bits
- * (cl/clscan_radix.cl).  Each pass: digit histograms per block, one exclusive scan of all the
+ * (cl/radix/).  Each pass: digit histograms per block, one exclusive scan of all the
  * (digit, block) counts with clscan, a stable scatter.  Passes alternate between the output
  * and a scratch buffer so that the last one writes the output; the input is only read. */
 #include "algo.h"
@@ -29,25 +29,25 @@ static cl_ulong ranked_local_bytes(size_t items)
 
 /* GPUs: RADIX work-items x 16 keys (8 for 64-bit keys; fewer where local memory is short) with
  * the ranking scatter: coalesced loads, about 33 KiB of local memory, 8 warps per work-group
- * (H200, 2^26 uint32 keys: 3.0 ms against 6.6 ms for the 32-work-item table it replaced; see
- * doc/performance.md).  CPUs, and devices without RADIX work-items per group: one work-item x
- * 4096 keys with the (digit, work-item) table (PoCL, 2^20 uint32 keys: about 4x faster than
- * 16 x 256 or 4 x 1024; the work-items of a work-group run one after the other anyway). */
-static void tuning(const clscan_device_info *info, size_t key_size, int allow_ranked, size_t *wg, size_t *items,
-                   int *ranked)
+ * (H200, 2^26 uint32 keys: 3.0 ms against 6.6 ms for 32 work-items with the table).  CPUs, and
+ * devices without RADIX work-items per group: one work-item x 4096 keys with the (digit,
+ * work-item) table (PoCL, 2^20 uint32 keys: about 4x faster than 16 x 256 or 4 x 1024; the
+ * work-items of a work-group run one after the other anyway). */
+static void tuning(radix_engine *e, int allow_ranked)
 {
-    *ranked = 0;
-    if (allow_ranked && algo_gpu_style(info) && info->max_work_group_size >= RADIX) {
-        for (size_t r_items = key_size == 4 ? 16 : 8; r_items >= 1; r_items /= 2)
+    const clscan_device_info *info = &e->info;
+    e->ranked = 0;
+    if (allow_ranked && clscan_policy_gpu(info, &e->dev) && info->max_work_group_size >= RADIX) {
+        for (size_t r_items = e->key_size == 4 ? 16 : 8; r_items >= 1; r_items /= 2)
             if (ranked_local_bytes(r_items) + 256 <= info->local_mem_size) {
-                *wg = RADIX;
-                *items = r_items;
-                *ranked = 1;
+                e->wg = RADIX;
+                e->items = r_items;
+                e->ranked = 1;
                 return;
             }
     }
-    *wg = 1;
-    *items = 4096;   /* blocks of at most 65535 keys (16-bit counts) */
+    e->wg = 1;
+    e->items = 4096;   /* blocks of at most 65535 keys (16-bit counts) */
 }
 
 static void release_program(radix_engine *e)
@@ -73,38 +73,58 @@ void radix_engine_free(radix_engine *e)
     memset(e, 0, sizeof *e);
 }
 
+/* Builds the program for the tuning in force. */
+static cl_int build(radix_engine *e, int key_order)
+{
+    const int gpu = clscan_policy_gpu(&e->info, &e->dev);
+    const char *files[] = {"radix/keys.cl", gpu ? "radix/histogram_atomic.cl" : "radix/histogram_columns.cl",
+                           "common/wg_sum.cl", e->ranked ? "radix/scatter_ranked.cl" : "radix/scatter_table.cl",
+                           "radix/bucket_offsets.cl", NULL};
+    const char *word;
+    size_t words;
+    algo_words(e->value_size ? e->value_size : 1, &word, &words);
+    char defines[320];
+    snprintf(defines, sizeof defines, "-DCLSCAN_KEY_TYPE=%s -DCLSCAN_KEY_SIGN=%s -DCLSCAN_KEY_ORDER=%d "
+             "-DCLSCAN_VALUE_WORD=%s -DCLSCAN_VALUE_WORDS=%zu -DCLSCAN_WG=%zu -DCLSCAN_ITEMS=%zu",
+             e->key_size == 4 ? "uint" : "ulong", e->key_size == 4 ? "0x80000000u" : "0x8000000000000000ul",
+             key_order, word, e->value_size ? words : 0, e->wg, e->items);
+    cl_int err = clscan_program_get(e->context, e->device, &e->info, &e->dev, NULL, files, defines, &e->program);
+    if (err == CL_SUCCESS)
+        err = clscan_kernel_create(e->program, e->device, &e->info,
+                                   gpu ? "clscan_radix_histogram_atomic" : "clscan_radix_histogram_columns", e->wg,
+                                   &e->histogram);
+    if (err == CL_SUCCESS)
+        err = clscan_kernel_create(e->program, e->device, &e->info,
+                                   e->ranked ? "clscan_radix_scatter_ranked" : "clscan_radix_scatter_table", e->wg,
+                                   &e->scatter);
+    if (err == CL_SUCCESS)
+        err = clscan_kernel_create(e->program, e->device, &e->info, "clscan_bucket_offsets", 1, &e->bucket_offsets);
+    return err;
+}
+
 cl_int radix_engine_init(radix_engine *e, const char *fn, cl_context context, cl_device_id device,
                          size_t key_size, int key_order, size_t value_size)
 {
     memset(e, 0, sizeof *e);
-    cl_int err = algo_check_create(fn, context, device, &e->info);
+    cl_int err = clscan_check_device(fn, context, device, &e->info);
+    if (err == CL_SUCCESS)
+        err = clscan_env_dev_options(&e->dev);
     if (err != CL_SUCCESS)
         return err;
     e->device = device;
+    e->context = context;
     e->key_size = key_size;
     e->value_size = value_size;
-    tuning(&e->info, key_size, 1, &e->wg, &e->items, &e->ranked);
+    tuning(e, 1);
     if (!e->ranked && table_local_bytes(e->wg) + 256 > e->info.local_mem_size)
         return clscan_fail(CLSCAN_DEVICE_NOT_SUPPORTED, "%s: %s has %llu bytes of local memory: too little for "
                            "the radix sort", fn, e->info.name, (unsigned long long)e->info.local_mem_size);
-    for (;;) {
-        char defines[320];
-        snprintf(defines, sizeof defines, "-DCLSCAN_KEY_SIZE=%zu -DCLSCAN_KEY_ORDER=%d -DCLSCAN_VALUE_SIZE=%zu "
-                 "-DCLSCAN_WG=%zu -DCLSCAN_ITEMS=%zu -DCLSCAN_HIST_COLUMNS=%d -DCLSCAN_SCATTER_RANKED=%d",
-                 key_size, key_order, value_size, e->wg, e->items, !e->ranked, e->ranked);
-        err = algo_build(context, device, &e->info, "clscan_radix.cl", clscan_embedded_clscan_radix_cl, defines,
-                         &e->program);
-        if (err == CL_SUCCESS)
-            err = algo_kernel(e->program, device, "clscan_radix_histogram", e->wg, &e->histogram);
-        if (err == CL_SUCCESS)
-            err = algo_kernel(e->program, device, "clscan_radix_scatter", e->wg, &e->scatter);
-        if (err == CL_SUCCESS)
-            err = algo_kernel(e->program, device, "clscan_bucket_offsets", 1, &e->bucket_offsets);
-        if (err != CL_INVALID_WORK_GROUP_SIZE || !e->ranked)
-            break;
+    err = build(e, key_order);
+    if (err == CL_INVALID_WORK_GROUP_SIZE && e->ranked) {
         /* The kernels run fewer than RADIX work-items on this device: the table instead. */
         release_program(e);
-        tuning(&e->info, key_size, 0, &e->wg, &e->items, &e->ranked);
+        tuning(e, 0);
+        err = build(e, key_order);
     }
     if (err == CL_SUCCESS)
         e->scan = algo_count_plan(context, device, &err);
@@ -112,32 +132,32 @@ cl_int radix_engine_init(radix_engine *e, const char *fn, cl_context context, cl
         release_program(e);
         clscan_plan_release(e->scan);
         e->scan = NULL;
+        e->context = NULL;
         return err;
     }
     clRetainContext(context);
-    e->context = context;
     return CL_SUCCESS;
 }
 
 static size_t ceil_div(size_t a, size_t b) { return a / b + (a % b != 0); }
 static unsigned passes(const radix_job *j) { return (j->bits + RADIX_BITS - 1) / RADIX_BITS; }
 
-cl_int radix_engine_reserve(radix_engine *e, const char *fn, const radix_job *j)
+cl_int radix_engine_reserve(radix_engine *e, const radix_job *j)
 {
     const size_t n = j->count, blocks = ceil_div(n, e->wg * e->items);
     const unsigned p = passes(j);
-    cl_int err = algo_grow(fn, e->context, &e->counts, &e->counts_cap, (size_t)RADIX * blocks * sizeof(cl_uint));
+    cl_int err = clscan_scratch_grow(e->context, &e->counts, &e->counts_cap, (size_t)RADIX * blocks * sizeof(cl_uint));
     /* A scratch copy of the keys (and values, and indices) for every other pass, and for the
      * copy of the input of an in-place sort with an odd number of passes. */
     const int tmp = p > 1 || j->in_place;
     if (err == CL_SUCCESS && tmp)
-        err = algo_grow(fn, e->context, &e->keys_tmp, &e->keys_tmp_cap, n * e->key_size);
+        err = clscan_scratch_grow(e->context, &e->keys_tmp, &e->keys_tmp_cap, n * e->key_size);
     if (err == CL_SUCCESS && !j->keys_out)
-        err = algo_grow(fn, e->context, &e->keys_spare, &e->keys_spare_cap, n * e->key_size);
+        err = clscan_scratch_grow(e->context, &e->keys_spare, &e->keys_spare_cap, n * e->key_size);
     if (err == CL_SUCCESS && tmp && j->values_in)
-        err = algo_grow(fn, e->context, &e->values_tmp, &e->values_tmp_cap, n * e->value_size);
+        err = clscan_scratch_grow(e->context, &e->values_tmp, &e->values_tmp_cap, n * e->value_size);
     if (err == CL_SUCCESS && j->index_out && p > 1)
-        err = algo_grow(fn, e->context, &e->index_tmp, &e->index_tmp_cap, n * sizeof(cl_uint));
+        err = clscan_scratch_grow(e->context, &e->index_tmp, &e->index_tmp_cap, n * sizeof(cl_uint));
     return err;
 }
 
@@ -148,7 +168,7 @@ static cl_int set_key_arg(radix_engine *e, cl_kernel k, cl_uint i, cl_ulong v)
     return e->key_size == 4 ? clSetKernelArg(k, i, sizeof v32, &v32) : clSetKernelArg(k, i, sizeof v, &v);
 }
 
-cl_int radix_engine_run(radix_engine *e, algo_chain *c, const radix_job *j, cl_mem *keys_res, size_t *keys_res_off)
+cl_int radix_engine_run(radix_engine *e, clscan_chain *c, const radix_job *j, cl_mem *keys_res, size_t *keys_res_off)
 {
     const size_t n = j->count, blocks = ceil_div(n, e->wg * e->items);
     const unsigned p = passes(j);
@@ -162,10 +182,10 @@ cl_int radix_engine_run(radix_engine *e, algo_chain *c, const radix_job *j, cl_m
     /* In place with an odd number of passes, the first pass would write over its own input:
      * sort from a copy. */
     if (j->in_place && p % 2 == 1) {
-        err = algo_copy(c, j->keys_in, j->keys_in_offset * e->key_size, e->keys_tmp, 0, n * e->key_size);
+        err = clscan_chain_copy(c, j->keys_in, j->keys_in_offset * e->key_size, e->keys_tmp, 0, n * e->key_size, 1);
         if (err == CL_SUCCESS && j->values_in)
-            err = algo_copy(c, j->values_in, j->values_in_offset * e->value_size, e->values_tmp, 0,
-                            n * e->value_size);
+            err = clscan_chain_copy(c, j->values_in, j->values_in_offset * e->value_size, e->values_tmp, 0,
+                                    n * e->value_size, 1);
         k_src = e->keys_tmp;
         v_src = e->values_tmp;
         k_src_off = v_src_off = 0;
@@ -190,8 +210,8 @@ cl_int radix_engine_run(radix_engine *e, algo_chain *c, const radix_job *j, cl_m
         ALGO_ARG_MEM(h, 6, e->counts); ALGO_ARG(h, 7, nb);
         if (err != CL_SUCCESS)
             return clscan_fail(err, "clSetKernelArg failed: %s", clscan_error_string(err));
-        if ((err = algo_launch(c, h, blocks, e->wg)) != CL_SUCCESS ||
-            (err = algo_scan(c, e->scan, e->counts, (size_t)RADIX * blocks)) != CL_SUCCESS)
+        if ((err = clscan_chain_launch(c, h, blocks, e->wg, 1)) != CL_SUCCESS ||
+            (err = clscan_scan_step(c, e->scan, e->counts, (size_t)RADIX * blocks)) != CL_SUCCESS)
             return err;
         ALGO_ARG_MEM(s, 0, k_src); ALGO_ARG(s, 1, k_src_o); ALGO_ARG_MEM(s, 2, k_dst); ALGO_ARG(s, 3, k_dst_off);
         ALGO_ARG_MEM(s, 4, v_src); ALGO_ARG(s, 5, v_src_o); ALGO_ARG_MEM(s, 6, v_dst); ALGO_ARG(s, 7, v_dst_off);
@@ -202,7 +222,7 @@ cl_int radix_engine_run(radix_engine *e, algo_chain *c, const radix_job *j, cl_m
         ALGO_ARG_MEM(s, 17, e->counts); ALGO_ARG(s, 18, nb);
         if (err != CL_SUCCESS)
             return clscan_fail(err, "clSetKernelArg failed: %s", clscan_error_string(err));
-        if ((err = algo_launch(c, s, blocks, e->wg)) != CL_SUCCESS)
+        if ((err = clscan_chain_launch(c, s, blocks, e->wg, 1)) != CL_SUCCESS)
             return err;
         k_src = k_dst;
         k_src_off = (size_t)k_dst_off;

@@ -79,38 +79,38 @@ static cl_int validate(const char *fn, clscan_sorter *s, cl_command_queue queue,
 {
     radix_engine *e = &s->engine;
     cl_int err;
-    algo_range ki, ko, vi, vo;
-    if ((err = algo_check_queue(fn, e->context, e->device, queue)) != CL_SUCCESS ||
-        (err = algo_check_wait_list(fn, e->context, nwait, wait)) != CL_SUCCESS)
+    clscan_range ki, ko, vi, vo;
+    if ((err = clscan_check_queue(fn, e->context, e->device, queue)) != CL_SUCCESS ||
+        (err = clscan_check_wait_list(fn, e->context, nwait, wait)) != CL_SUCCESS)
         return err;
     if (j->count > ALGO_MAX_COUNT)
         return clscan_fail(CL_INVALID_BUFFER_SIZE, "%s: count %zu is above the limit 2^32 - 1", fn, j->count);
     if (e->value_size == 0 && (j->values_in || j->values_out))
         return clscan_fail(CL_INVALID_MEM_OBJECT, "%s: values given to a sorter of keys only", fn);
-    if ((err = algo_check_buffer(fn, e->context, j->keys_in, "keys_in", 0, j->keys_in_offset, j->count,
+    if ((err = clscan_check_buffer(fn, e->context, j->keys_in, "keys_in", 0, j->keys_in_offset, j->count,
                                  e->key_size, &ki)) != CL_SUCCESS ||
-        (err = algo_check_buffer(fn, e->context, j->keys_out, "keys_out", 1, j->keys_out_offset, j->count,
+        (err = clscan_check_buffer(fn, e->context, j->keys_out, "keys_out", 1, j->keys_out_offset, j->count,
                                  e->key_size, &ko)) != CL_SUCCESS)
         return err;
     if (e->value_size &&
-        ((err = algo_check_buffer(fn, e->context, j->values_in, "values_in", 0, j->values_in_offset, j->count,
+        ((err = clscan_check_buffer(fn, e->context, j->values_in, "values_in", 0, j->values_in_offset, j->count,
                                   e->value_size, &vi)) != CL_SUCCESS ||
-         (err = algo_check_buffer(fn, e->context, j->values_out, "values_out", 1, j->values_out_offset, j->count,
+         (err = clscan_check_buffer(fn, e->context, j->values_out, "values_out", 1, j->values_out_offset, j->count,
                                   e->value_size, &vo)) != CL_SUCCESS))
         return err;
     /* In place: each output the same bytes as its input; no other overlap. */
-    const int keys_same = algo_overlap(&ki, &ko);
+    const int keys_same = clscan_overlap(&ki, &ko);
     if (keys_same == 2)
         return clscan_fail(CL_MEM_COPY_OVERLAP, "%s: keys_in and keys_out overlap without being the same", fn);
     j->in_place = keys_same == 1;
     if (e->value_size) {
-        const int values_same = algo_overlap(&vi, &vo);
+        const int values_same = clscan_overlap(&vi, &vo);
         if (values_same == 2)
             return clscan_fail(CL_MEM_COPY_OVERLAP, "%s: values_in and values_out overlap without being the same", fn);
         j->in_place |= values_same == 1;
-        if ((err = algo_check_disjoint(fn, &ko, "keys_out", &vo, "values_out")) != CL_SUCCESS ||
-            (err = algo_check_disjoint(fn, &ko, "keys_out", &vi, "values_in")) != CL_SUCCESS ||
-            (err = algo_check_disjoint(fn, &vo, "values_out", &ki, "keys_in")) != CL_SUCCESS)
+        if ((err = clscan_check_disjoint(fn, &ko, "keys_out", &vo, "values_out")) != CL_SUCCESS ||
+            (err = clscan_check_disjoint(fn, &ko, "keys_out", &vi, "values_in")) != CL_SUCCESS ||
+            (err = clscan_check_disjoint(fn, &vo, "values_out", &ki, "keys_in")) != CL_SUCCESS)
             return err;
     }
     return CL_SUCCESS;
@@ -133,13 +133,13 @@ CLSCAN_API cl_int clscan_sort_enqueue(clscan_sorter *s, cl_command_queue queue,
     pthread_mutex_lock(&s->lock);
     j.bits = s->key_bits;
     if (count)
-        err = radix_engine_reserve(&s->engine, fn, &j);
-    algo_chain c;
-    if (err == CL_SUCCESS && (err = algo_chain_begin(&c, queue, nwait, wait, s->last_use)) == CL_SUCCESS) {
+        err = radix_engine_reserve(&s->engine, &j);
+    clscan_chain c;
+    if (err == CL_SUCCESS && (err = clscan_chain_begin(&c, queue, nwait, wait, s->last_use, 1)) == CL_SUCCESS) {
         cl_mem keys;
         size_t keys_offset;
-        err = count ? radix_engine_run(&s->engine, &c, &j, &keys, &keys_offset) : algo_marker(&c);
-        algo_chain_end(&c, err, event, &s->last_use);
+        err = count ? radix_engine_run(&s->engine, &c, &j, &keys, &keys_offset) : clscan_chain_marker(&c);
+        clscan_chain_end(&c, err, event, &s->last_use);
     }
     pthread_mutex_unlock(&s->lock);
     return err;

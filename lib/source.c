@@ -1,115 +1,117 @@
-/* The OpenCL C source of the kernels: embedded in the library at build time, or read from
- * CLSCAN_KERNEL_DIR for kernel work without rebuilding the library. */
-#include "internal.h"
+/* The kernels' OpenCL C files: embedded, or read from CLSCAN_KERNEL_DIR for kernel work without
+ * rebuilding the library.  CLSCAN_KERNEL_DIR is a list of directories separated by ':', each
+ * laid out as cl/; a file is read from the first that has it (the tests put a directory with a
+ * few replaced files in front of the source tree's cl/). */
+#include "source.h"
 
 #include <errno.h>
+#include <fcntl.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
 
-/* Reads DIR/name whole into a malloc'd string. */
-static cl_int read_kernel_file(const char *dir, const char *name, char **text)
+/* Reads the regular file at path whole into a malloc'd string: no FIFO or device (the open
+ * does not block), nothing over CLSCAN_MAX_KERNEL_FILE.  ENOENT leaves *text NULL. */
+static cl_int read_file(const char *path, char **text)
 {
-    char path[4096];
-    if ((size_t)snprintf(path, sizeof path, "%s/%s", dir, name) >= sizeof path)
-        return clscan_fail(CLSCAN_KERNEL_SOURCE_NOT_FOUND, "CLSCAN_KERNEL_DIR is too long");
-    FILE *f = fopen(path, "rb");
-    if (!f)
-        return clscan_fail(CLSCAN_KERNEL_SOURCE_NOT_FOUND, "cannot open %s (CLSCAN_KERNEL_DIR): %s",
-                           path, strerror(errno));
-    size_t cap = 1 << 14, len = 0;
-    char *buf = malloc(cap);
-    while (buf) {
-        len += fread(buf + len, 1, cap - 1 - len, f);
-        if (len < cap - 1)
-            break;
-        char *bigger = realloc(buf, cap * 2);
-        if (!bigger) {
-            free(buf);
-            buf = NULL;
-            break;
-        }
-        buf = bigger;
-        cap *= 2;
+    *text = NULL;
+    const int fd = open(path, O_RDONLY | O_NONBLOCK | O_NOCTTY);
+    if (fd < 0)
+        return errno == ENOENT ? CL_SUCCESS
+                               : clscan_fail(CLSCAN_KERNEL_SOURCE_NOT_FOUND, "cannot open %s (CLSCAN_KERNEL_DIR): %s",
+                                             path, strerror(errno));
+    struct stat st;
+    cl_int err = CL_SUCCESS;
+    char *buf = NULL;
+    if (fstat(fd, &st) != 0 || !S_ISREG(st.st_mode))
+        err = clscan_fail(CLSCAN_KERNEL_SOURCE_NOT_FOUND, "%s (CLSCAN_KERNEL_DIR) is not a regular file", path);
+    else if ((size_t)st.st_size > CLSCAN_MAX_KERNEL_FILE)
+        err = clscan_fail(CLSCAN_KERNEL_SOURCE_NOT_FOUND, "%s (CLSCAN_KERNEL_DIR) has %lld bytes, more than a kernel "
+                          "file may (%zu)", path, (long long)st.st_size, CLSCAN_MAX_KERNEL_FILE);
+    else if (!(buf = malloc((size_t)st.st_size + 1)))
+        err = clscan_fail(CL_OUT_OF_HOST_MEMORY, "out of host memory reading %s", path);
+    size_t len = 0;
+    while (err == CL_SUCCESS && len < (size_t)st.st_size) {
+        const ssize_t n = read(fd, buf + len, (size_t)st.st_size - len);
+        if (n < 0 && errno == EINTR)
+            continue;
+        if (n <= 0)
+            err = clscan_fail(CLSCAN_KERNEL_SOURCE_NOT_FOUND, "cannot read %s (CLSCAN_KERNEL_DIR)", path);
+        else
+            len += (size_t)n;
     }
-    const int failed = ferror(f);
-    fclose(f);
-    if (!buf)
-        return clscan_fail(CL_OUT_OF_HOST_MEMORY, "out of host memory reading %s", path);
-    if (failed) {
+    close(fd);
+    if (err != CL_SUCCESS) {
         free(buf);
-        return clscan_fail(CLSCAN_KERNEL_SOURCE_NOT_FOUND, "cannot read %s (CLSCAN_KERNEL_DIR)", path);
+        return err;
     }
     buf[len] = '\0';
     *text = buf;
     return CL_SUCCESS;
 }
 
-/* The text of the kernel file `name`: from CLSCAN_KERNEL_DIR when set, else embedded. */
-static cl_int kernel_file(const char *name, const char *embedded, char **text)
+/* The text of the kernel file `name` (a path below cl/), malloc'd or (embedded) not: *owned. */
+static cl_int kernel_file(const char *dirs, const char *name, const char **text, char **owned)
 {
-    const char *dir = getenv("CLSCAN_KERNEL_DIR");
-    if (dir && *dir)
-        return read_kernel_file(dir, name, text);
-    const size_t n = strlen(embedded) + 1;
-    if (!(*text = malloc(n)))
-        return clscan_fail(CL_OUT_OF_HOST_MEMORY, "out of host memory for the kernel source");
-    memcpy(*text, embedded, n);
-    return CL_SUCCESS;
-}
-
-/* Joins parts (NULL-terminated list) with a newline after each; NULL when out of memory. */
-static char *join(const char *const *parts)
-{
-    size_t n = 1;
-    for (const char *const *p = parts; *p; ++p)
-        n += strlen(*p) + 1;
-    char *s = malloc(n), *end = s;
-    if (!s)
-        return NULL;
-    for (const char *const *p = parts; *p; ++p) {
-        const size_t len = strlen(*p);
-        memcpy(end, *p, len);
-        end[len] = '\n';
-        end += len + 1;
+    *owned = NULL;
+    if (dirs[0]) {
+        for (const char *d = dirs; *d;) {
+            const size_t n = strcspn(d, ":");
+            char path[4096];
+            if (n > 0 && (size_t)snprintf(path, sizeof path, "%.*s/%s", (int)n, d, name) >= sizeof path)
+                return clscan_fail(CLSCAN_KERNEL_SOURCE_NOT_FOUND, "CLSCAN_KERNEL_DIR: a directory name is too long");
+            cl_int err = n > 0 ? read_file(path, owned) : CL_SUCCESS;
+            if (err != CL_SUCCESS || *owned) {
+                *text = *owned;
+                return err;
+            }
+            d += n + (d[n] == ':');
+        }
+        return clscan_fail(CLSCAN_KERNEL_SOURCE_NOT_FOUND, "no directory of CLSCAN_KERNEL_DIR (%s) has %s", dirs,
+                           name);
     }
-    *end = '\0';
-    return s;
+    for (const clscan_embedded_file *f = clscan_embedded_files; f->path; ++f)
+        if (strcmp(f->path, name) == 0) {
+            *text = f->text;
+            return CL_SUCCESS;
+        }
+    return clscan_fail(CLSCAN_KERNEL_SOURCE_NOT_FOUND, "the library has no kernel file %s", name);
 }
 
-cl_int clscan_builtin_ops_source(char **source)
+cl_int clscan_source_join(const char *kernel_dir, const char *text, const char *const *files, char **source)
 {
-    return kernel_file("clscan_ops.cl", clscan_embedded_clscan_ops_cl, source);
-}
-
-cl_int clscan_program_source(const char *op_source, int segmented, char **source)
-{
-    char *seg = NULL, *scan = NULL;
+    size_t nfiles = 0;
+    while (files[nfiles])
+        ++nfiles;
+    const char *texts[32];
+    char *owned[32] = {0};
+    if (nfiles > 32)
+        return clscan_fail(CL_OUT_OF_RESOURCES, "a program of more than 32 kernel files");
     cl_int err = CL_SUCCESS;
-    if (segmented)
-        err = kernel_file("clscan_segmented.cl", clscan_embedded_clscan_segmented_cl, &seg);
-    if (err == CL_SUCCESS)
-        err = kernel_file("clscan_scan.cl", clscan_embedded_clscan_scan_cl, &scan);
-    if (err == CL_SUCCESS) {
-        const char *parts[] = {op_source, seg ? seg : scan, seg ? scan : NULL, NULL};
-        if (!(*source = join(parts)))
-            err = clscan_fail(CL_OUT_OF_HOST_MEMORY, "out of host memory for the kernel source");
+    size_t n = (text ? strlen(text) + 1 : 0) + 1;
+    for (size_t i = 0; i < nfiles && err == CL_SUCCESS; ++i)
+        if ((err = kernel_file(kernel_dir, files[i], &texts[i], &owned[i])) == CL_SUCCESS)
+            n += strlen(texts[i]) + 1;
+    char *s = err == CL_SUCCESS ? malloc(n) : NULL;
+    if (err == CL_SUCCESS && !s)
+        err = clscan_fail(CL_OUT_OF_HOST_MEMORY, "out of host memory for the kernel source");
+    if (s) {
+        char *end = s;
+        for (size_t i = 0; i <= nfiles; ++i) {
+            const char *part = i == 0 ? text : texts[i - 1];
+            if (!part)
+                continue;
+            const size_t len = strlen(part);
+            memcpy(end, part, len);
+            end[len] = '\n';
+            end += len + 1;
+        }
+        *end = '\0';
+        *source = s;
     }
-    free(seg);
-    free(scan);
+    for (size_t i = 0; i < nfiles; ++i)
+        free(owned[i]);
     return err;
-}
-
-/* The source of one of the algorithms' programs (compaction, radix sort): one file of cl/,
- * self-contained, from CLSCAN_KERNEL_DIR like the scans' sources. */
-cl_int clscan_algo_source(const char *name, const char *embedded, char **source)
-{
-    const char *dir = getenv("CLSCAN_KERNEL_DIR");
-    if (dir && *dir)
-        return read_kernel_file(dir, name, source);
-    const size_t n = strlen(embedded) + 1;
-    if (!(*source = malloc(n)))
-        return clscan_fail(CL_OUT_OF_HOST_MEMORY, "out of host memory for the kernel source");
-    memcpy(*source, embedded, n);
-    return CL_SUCCESS;
 }

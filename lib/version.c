@@ -1,5 +1,5 @@
 /* The library's version, for programs that link a different clscan than they compiled with. */
-#include "internal.h"
+#include "error.h"
 
 CLSCAN_API const char *clscan_version_string(void)
 {

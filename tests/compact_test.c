@@ -199,13 +199,13 @@ START_TEST(three_million_elements_match_the_loop)
 }
 END_TEST
 
-/* The GPUs' tuning (256 x 16 blocks), here on the CPU. */
+/* The GPUs' kernels (256 x 16 blocks, the block scatter), here on the CPU (a developer switch). */
 START_TEST(gpu_tuning_matches_the_loop)
 {
-    setenv("CLSCAN_FORCE_STAGE", "1", 1);
+    setenv("CLSCAN_DEVELOP", "policy=gpu", 1);
     cl_int err;
     clscan_compactor *g = clscan_compactor_create(tu.context, tu.device, 12, &err);
-    unsetenv("CLSCAN_FORCE_STAGE");
+    unsetenv("CLSCAN_DEVELOP");
     ck_assert_msg(g, "clscan_compactor_create: %s", clscan_last_error());
     const size_t counts[] = {1, 4095, 4097, 70001};
     for (size_t k = 0; k < 4; k++) {

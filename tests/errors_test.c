@@ -14,6 +14,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 #ifndef CLSCAN_TEST_SRCDIR
@@ -386,8 +387,9 @@ static void copy_file(const char *from, const char *to, const char *append)
     ck_assert(fclose(out) == 0);
 }
 
-/* Makes a temporary CLSCAN_KERNEL_DIR with copies of the kernel sources, clscan_scan.cl with
- * `append` appended (may be NULL). */
+/* Makes a temporary directory with a copy of scan/single_pass.cl, with `append` appended (may be
+ * NULL), and puts it in front of the source tree's cl/ in CLSCAN_KERNEL_DIR: the other files come
+ * from the source tree. */
 static void make_kernel_dir(const char *append)
 {
     const char *srcdir = getenv("CLSCAN_SRCDIR");
@@ -395,14 +397,14 @@ static void make_kernel_dir(const char *append)
         srcdir = CLSCAN_TEST_SRCDIR;
     snprintf(kdir, sizeof kdir, "/tmp/clscan-kernels-XXXXXX");
     ck_assert_msg(mkdtemp(kdir) != NULL, "mkdtemp failed");
-    char from[4096], to[4096];
-    snprintf(from, sizeof from, "%s/cl/clscan_ops.cl", srcdir);
-    snprintf(to, sizeof to, "%s/clscan_ops.cl", kdir);
-    copy_file(from, to, NULL);
-    snprintf(from, sizeof from, "%s/cl/clscan_scan.cl", srcdir);
-    snprintf(to, sizeof to, "%s/clscan_scan.cl", kdir);
+    char from[4096], to[4096], path[8300];
+    snprintf(to, sizeof to, "%s/scan", kdir);
+    ck_assert(mkdir(to, 0700) == 0);
+    snprintf(from, sizeof from, "%s/cl/scan/single_pass.cl", srcdir);
+    snprintf(to, sizeof to, "%s/scan/single_pass.cl", kdir);
     copy_file(from, to, append);
-    ck_assert(setenv("CLSCAN_KERNEL_DIR", kdir, 1) == 0);
+    snprintf(path, sizeof path, "%s:%s/cl", kdir, srcdir);
+    ck_assert(setenv("CLSCAN_KERNEL_DIR", path, 1) == 0);
 }
 
 static void remove_kernel_dir(void)
@@ -411,10 +413,10 @@ static void remove_kernel_dir(void)
     if (!kdir[0])
         return;
     char path[4096];
-    snprintf(path, sizeof path, "%s/clscan_ops.cl", kdir);
+    snprintf(path, sizeof path, "%s/scan/single_pass.cl", kdir);
     unlink(path);
-    snprintf(path, sizeof path, "%s/clscan_scan.cl", kdir);
-    unlink(path);
+    snprintf(path, sizeof path, "%s/scan", kdir);
+    rmdir(path);
     rmdir(kdir);
     kdir[0] = '\0';
 }

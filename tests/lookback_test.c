@@ -1,15 +1,16 @@
 /* The single pass's fallback gives the same bits as its fast path.
  *
  * When a tile's look-back waits too long for a predecessor, the waiting work-group computes that
- * predecessor's total itself (tile_total_alone in cl/clscan_scan.cl), emulating the work-group
- * primitive's order of combinations.  If the emulation differed from the primitive, float
+ * predecessor's total itself (tile_total_alone, cl/scan/tile_*.cl), with the combinations of the
+ * work-group primitive's tree (cl/scan/wg_tree.cl).  If they differed from the primitive, float
  * results would depend on timing.  Here one plan is built as usual and one where every tile
- * recomputes the totals of all the tiles before it (-DCLSCAN_WINDOW_POLLS=0u
- * -DCLSCAN_TEST_FALLBACK), and their float SUM and AFFINE scans of values with rounding
- * everywhere must agree bit for bit, for each variant of the work-group primitive and of the
- * loads: one level or two (CLSCAN_FORCE_SUBGROUP, the shape NVIDIA's warp shuffles use), staged
- * or not (CLSCAN_FORCE_STAGE), and the work-groups of one work-item that scan their tile in four
- * streamed runs (the CPUs' default).  On NVIDIA's OpenCL the default variant is the shuffle itself.
+ * recomputes the totals of all the tiles before it (a test hook in place of the status words,
+ * tests/hooks/unpublished, and developer switches that skip the window), and their float SUM and
+ * AFFINE scans of values with rounding everywhere must agree bit for bit, for each shape of the
+ * tile and of the primitive: staged (the GPUs' policy) with Hillis-Steele, two levels (the shape
+ * NVIDIA's warp shuffles use) and Blelloch; the work-items' registers (the CPUs' policy) with two
+ * levels and Blelloch; and the work-groups of one work-item that scan their tile in four streamed
+ * runs (the CPUs' default).  On NVIDIA's OpenCL the default variant is the shuffle itself.
  *
  * Exit status: 0 all checks passed, 1 a check failed, 77 no device, 99 a setup error. */
 #define _POSIX_C_SOURCE 200809L
@@ -19,17 +20,23 @@
 #include <stdlib.h>
 #include <string.h>
 
-#define FALLBACK_ONLY "-DCLSCAN_WINDOW_POLLS=0u -DCLSCAN_TEST_FALLBACK"
+/* The developer switches that send every tile of the single pass down the slow path, with the
+ * test hook tests/hooks/unpublished/scan/status_separate.cl in front of the kernel sources. */
+#define FALLBACK_ONLY "status=separate;window_polls=0;spin_limit=0"
 
 static const struct {
-    const char *stage, *subgroup; /* CLSCAN_FORCE_STAGE, CLSCAN_FORCE_SUBGROUP; NULL: default */
-    size_t wg, items;
+    const char *policy;          /* CLSCAN_DEVELOP policy; NULL: the device's */
+    clscan_tiles tiles;
+    clscan_primitive primitive;
+    size_t wg, items;            /* 0: automatic */
 } variants[] = {
-    {NULL, NULL, 0, 0},   /* the device's own choice */
-    {"1", "0", 64, 4},    /* staged, one level */
-    {"1", "1", 64, 4},    /* staged, two levels of 32 */
-    {"0", "1", 16, 8},    /* unstaged, two levels of 8 */
-    {"0", "0", 1, 16},    /* unstaged, one work-item: the CPUs' four streamed runs */
+    {NULL, CLSCAN_TILES_AUTO, CLSCAN_PRIMITIVE_AUTO, 0, 0},   /* the device's own choice */
+    {"gpu", CLSCAN_TILES_STAGED, CLSCAN_PRIMITIVE_HILLIS_STEELE, 64, 4},
+    {"gpu", CLSCAN_TILES_STAGED, CLSCAN_PRIMITIVE_TWO_LEVEL, 64, 4},
+    {"gpu", CLSCAN_TILES_STAGED, CLSCAN_PRIMITIVE_BLELLOCH, 64, 4},
+    {"cpu", CLSCAN_TILES_REGISTERS, CLSCAN_PRIMITIVE_TWO_LEVEL, 16, 8},
+    {"cpu", CLSCAN_TILES_REGISTERS, CLSCAN_PRIMITIVE_BLELLOCH, 16, 8},
+    {"cpu", CLSCAN_TILES_STREAMED, CLSCAN_PRIMITIVE_AUTO, 1, 16},
 };
 #define NVARIANTS (int)(sizeof variants / sizeof variants[0])
 
@@ -41,23 +48,28 @@ static void set_or_unset(const char *name, const char *value)
         unsetenv(name);
 }
 
-static clscan_plan *make_plan(clscan_op op, int v, const char *build_options)
+/* The plan of variant v; fallback: every tile through the slow path. */
+static clscan_plan *make_plan(clscan_op op, int v, int fallback)
 {
-    const char *old = getenv("CLSCAN_BUILD_OPTIONS");
-    char *saved = old ? strdup(old) : NULL;
-    set_or_unset("CLSCAN_FORCE_STAGE", variants[v].stage);
-    set_or_unset("CLSCAN_FORCE_SUBGROUP", variants[v].subgroup);
-    set_or_unset("CLSCAN_BUILD_OPTIONS", build_options);
+    char develop[256], kernels[8192];
+    const char *srcdir = getenv("CLSCAN_SRCDIR");
+    if (!srcdir || !*srcdir)
+        srcdir = CLSCAN_TEST_SRCDIR;
+    snprintf(develop, sizeof develop, "%s%s%s", variants[v].policy ? "policy=" : "",
+             variants[v].policy ? variants[v].policy : "", fallback ? ";" FALLBACK_ONLY : "");
+    snprintf(kernels, sizeof kernels, "%s/tests/hooks/unpublished:%s/cl", srcdir, srcdir);
+    set_or_unset("CLSCAN_DEVELOP", develop[0] ? develop : NULL);
+    set_or_unset("CLSCAN_KERNEL_DIR", fallback ? kernels : NULL);
     cl_int err;
     clscan_plan *plan = clscan_plan_create(tu.context, tu.device, op, CLSCAN_FLOAT, CLSCAN_INCLUSIVE, &err);
+    unsetenv("CLSCAN_DEVELOP");
+    unsetenv("CLSCAN_KERNEL_DIR");
+    if (plan && err == CL_SUCCESS)
+        err = clscan_plan_set_variant(plan, variants[v].tiles, variants[v].primitive);
     if (plan && err == CL_SUCCESS)
         err = clscan_plan_set_tuning(plan, variants[v].wg, variants[v].items);
     if (plan && err == CL_SUCCESS)
         err = clscan_plan_set_algorithm(plan, CLSCAN_ALGORITHM_SINGLE_PASS);
-    set_or_unset("CLSCAN_BUILD_OPTIONS", saved);
-    unsetenv("CLSCAN_FORCE_STAGE");
-    unsetenv("CLSCAN_FORCE_SUBGROUP");
-    free(saved);
     if (err != CL_SUCCESS) {
         fprintf(stderr, "lookback_test: plan for variant %d failed: %s: %s\n", v, clscan_error_string(err),
                 clscan_last_error());
@@ -81,11 +93,8 @@ START_TEST(fallback_gives_the_fast_paths_bits)
 {
     const clscan_op op = _i % 2 ? CLSCAN_AFFINE : CLSCAN_SUM;
     const int v = _i / 2;
-    clscan_plan *fast = make_plan(op, v, getenv("CLSCAN_BUILD_OPTIONS"));
-    char options[512];
-    const char *user = getenv("CLSCAN_BUILD_OPTIONS");
-    snprintf(options, sizeof options, "%s%s%s", user ? user : "", user ? " " : "", FALLBACK_ONLY);
-    clscan_plan *slow = make_plan(op, v, options);
+    clscan_plan *fast = make_plan(op, v, 0);
+    clscan_plan *slow = make_plan(op, v, 1);
 
     const size_t n = 50 * tu_tile(fast) + 17, es = clscan_element_size(fast);
     float *x = malloc(n * es), *y1 = malloc(n * es), *y2 = malloc(n * es);
@@ -110,14 +119,17 @@ START_TEST(fallback_gives_the_fast_paths_bits)
         tu_format(op, CLSCAN_FLOAT, y2, first, d2, sizeof d2);
     }
     size_t wg = 0, items = 0;
+    clscan_tiles tiles;
+    clscan_primitive primitive;
     clscan_plan_get_tuning(fast, &wg, &items);
+    clscan_plan_get_variant(fast, &tiles, &primitive);
     clscan_plan_release(fast);
     clscan_plan_release(slow);
     free(x), free(y1), free(y2);
-    ck_assert_msg(first == n, "[seed %llu] float %s single pass, variant stage=%s subgroup=%s, tuning %zu x %zu, "
+    ck_assert_msg(first == n, "[seed %llu] float %s single pass, policy %s, tiles %d, primitive %d, tuning %zu x %zu, "
                   "%zu elements: fast path and fallback differ first at %zu: %s vs %s",
-                  (unsigned long long)tu_seed, tu_op_name(op), variants[v].stage ? variants[v].stage : "default",
-                  variants[v].subgroup ? variants[v].subgroup : "default", wg, items, n, first, d1, d2);
+                  (unsigned long long)tu_seed, tu_op_name(op), variants[v].policy ? variants[v].policy : "default",
+                  (int)tiles, (int)primitive, wg, items, n, first, d1, d2);
 }
 END_TEST
 

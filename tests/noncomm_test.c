@@ -1,8 +1,8 @@
 /* The non-commutative operators, AFFINE and LAST_NONZERO, on several types, inclusive and
  * exclusive, over several blocks and levels: swapping the arguments of any combination changes
  * their results.  Both multi-tile algorithms (reduce-then-scan, single pass) are checked.
- * tests/swapped_comb.sh runs this program with the kernels built with
- * -DCLSCAN_SWAP_COMB (every comb(a, b) computes comb(b, a)) and expects it to fail.
+ * tests/swapped_comb.sh runs this program with every comb(a, b) computing comb(b, a) and
+ * expects it to fail.
  *
  * Exit status: 0 all checks passed, 1 some check failed (a wrong value), 77 no device (skip),
  * 99 a setup error (a plan could not be created). */
@@ -73,11 +73,11 @@ END_TEST
 
 int main(void)
 {
-    const char *opts = getenv("CLSCAN_BUILD_OPTIONS");
+    const char *opts = getenv("CLSCAN_DEVELOP");
     tu_open("noncomm_test");
     tu_watchdog(540);
     if (opts && *opts)
-        printf("noncomm_test: CLSCAN_BUILD_OPTIONS=%s\n", opts);
+        printf("noncomm_test: CLSCAN_DEVELOP=%s\n", opts);
     /* Setup first, apart from the checks: a plan that cannot be created is a setup error (99),
      * never a check failure. */
     for (int i = 0; i < NLOOP; i++) {

@@ -333,14 +333,14 @@ START_TEST(millions_of_keys_match_a_stable_sort)
 }
 END_TEST
 
-/* The GPUs' tuning (32 x 64 blocks, 32-item work-groups), here on the CPU. */
+/* The GPUs' kernels (256 work-items ranking by warps), here on the CPU (a developer switch). */
 START_TEST(gpu_tuning_matches_a_stable_sort)
 {
-    setenv("CLSCAN_FORCE_STAGE", "1", 1);
+    setenv("CLSCAN_DEVELOP", "policy=gpu", 1);
     cl_int err;
     clscan_sorter *f = clscan_sorter_create(tu.context, tu.device, CLSCAN_FLOAT, 4, &err);
     clscan_sorter *g = clscan_sorter_create(tu.context, tu.device, CLSCAN_INT64, 0, &err);
-    unsetenv("CLSCAN_FORCE_STAGE");
+    unsetenv("CLSCAN_DEVELOP");
     ck_assert_msg(f && g, "clscan_sorter_create: %s", clscan_last_error());
     const size_t counts[] = {1, 2047, 2049, 100003};
     for (size_t k = 0; k < 4; k++) {

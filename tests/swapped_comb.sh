@@ -1,7 +1,8 @@
 #!/bin/sh
 # Proves that the test suite catches swapped combine arguments: runs the non-commutative checks
-# (tests/noncomm_test) with the kernels built with -DCLSCAN_SWAP_COMB, which makes every
-# comb(a, b) compute comb(b, a).  Listed in XFAIL_TESTS: this script must FAIL (exit 1), and it
+# (tests/noncomm_test) with the kernels built with tests/hooks/swapped/scan/combine.cl in place
+# of cl/scan/combine.cl (through CLSCAN_KERNEL_DIR), which makes every comb(a, b) compute
+# comb(b, a).  Listed in XFAIL_TESTS: this script must FAIL (exit 1), and it
 # does so only when the checks themselves report wrong values.
 #   exit 1   the checks failed on wrong values: the expected outcome (XFAIL)
 #   exit 0   the checks passed with swapped arguments: the suite is blind (XPASS, a failure)
@@ -22,7 +23,12 @@ export CK_VERBOSITY
 
 log=${TMPDIR:-/tmp}/swapped_comb.$$.log
 trap 'rm -f "$log"' EXIT
-CLSCAN_BUILD_OPTIONS="${CLSCAN_BUILD_OPTIONS:+$CLSCAN_BUILD_OPTIONS }-DCLSCAN_SWAP_COMB" "$prog" >"$log" 2>&1
+srcdir=${CLSCAN_SRCDIR:-.}
+if test ! -f "$srcdir/tests/hooks/swapped/scan/combine.cl"; then
+  echo "swapped_comb.sh: ERROR: $srcdir/tests/hooks/swapped/scan/combine.cl is missing (set CLSCAN_SRCDIR)" >&2
+  exit 99
+fi
+CLSCAN_KERNEL_DIR="$srcdir/tests/hooks/swapped:$srcdir/cl" "$prog" >"$log" 2>&1
 rc=$?
 cat "$log"
 

@@ -1,6 +1,6 @@
 /* clscan built-in operators.
  *
- * The scan kernels (clscan_scan.cl) are generic: they need only
+ * The scan kernels (cl/scan/) are generic: they need only
  *   T             the element type,
  *   NEUTRAL       the neutral element, an expression of type T,
  *   COMB(a, b)    the associative combination, a = previous (left), b = current.
@@ -130,7 +130,7 @@ inline S clscan_op_extremum(S a, S b)
 /* Carries the last non-zero value forward; for floats -0.0 == 0 counts as zero, NaN as non-zero.
  * select() rather than ?: so that CPUs get a blend whatever the data: PoCL compiled ?: in a
  * work-item's run into code as slow as a mispredicted branch on random data (2^24 int32,
- * doc/performance.md item 18: 20-23 ms, 11-12 with select). */
+ * PoCL: 20-23 ms with ?:, 11-12 ms with select()). */
 #define T S
 #define NEUTRAL ((S)0)
 #define COMB(a, b) select((a), (b), (SEL)((b) != (S)0))

@@ -1,25 +1,15 @@
-/* clscan segmented scans: the operator's T, NEUTRAL and COMB (from clscan_ops.cl or a custom
- * operator, before this file) become the value of a (head flag, value) pair, and the scan
- * kernels of clscan_scan.cl, included after this file, scan pairs with the segmented operator
+/* Segmented scans: the operator's T, NEUTRAL and COMB (before this file) become the value of a
+ * (head flag, value) pair, and the scan parts after this file scan pairs with the segmented
+ * operator
  *   comb((fa, a), (fb, b)) = (fa | fb, comb(fb ? NEUTRAL : a, b))
  * which is associative (doc/operators.md) and not commutative, so the tiles, levels and
- * look-back of the plain scan serve unchanged: a head cuts every carry that reaches it.
+ * look-back of plain scans serve unchanged: a head cuts every carry that reaches it.
+ * scan/segments_heads.cl or scan/segments_keys.cl (after this file) say where heads come from.
+ * Build option: CLSCAN_PAIR_BOUND, the bytes the host reserves per pair (checked below).
  *
- * Needs from the build options:
- *   CLSCAN_PAIR_BOUND  the bytes the host reserves per pair (checked below)
- * Optional:
- *   CLSCAN_KEY_TYPE    a scan by key, with keys of this integer type (uint or ulong: keys are
- *                      only compared for equality, so signedness does not matter)
- *
- * Sources and destinations: the values are arrays of the operator's type; the heads are read
- * from a uchar array, or (by key) computed as keys[i] != keys[i-1]; element 0 of a scan always
- * starts a segment.  The levels of tile totals of reduce-then-scan are kept in the same form as
- * heads, a value array and a uchar array of flags: a scan by key runs its levels with the
- * kernels of the heads program of the same plan (same pairs, same tiles).  The choice between
- * heads and keys is made at compile time: a run-time switch in the loads costs a CPU its
- * vectorisation. */
-
-#define CLSCAN_SEGMENTED 1
+ * The values are arrays of the operator's type.  The levels of tile totals of reduce-then-scan
+ * are kept as heads: a value array and a uchar array of flags (a scan by key runs its levels
+ * with the kernels of the heads program of the same plan). */
 
 typedef T clscan_value;
 
@@ -37,9 +27,9 @@ inline clscan_value clscan_value_comb(clscan_value a, clscan_value b)
 #undef NEUTRAL
 #undef COMB
 
-/* h: some segment starts within the elements combined.  (Exclusive scans also need each
+/* h: some segment starts within the elements combined.  (An exclusive scan also needs each
  * element's own head, to give a segment's first element the neutral value: the work-items keep
- * it with the element, in the flags of their registers, so the pair never carries it.) */
+ * it with the element, in their flags, so the pair never carries it.) */
 typedef struct clscan_pair {
     clscan_value v;
     uchar h;
@@ -76,38 +66,19 @@ inline clscan_pair clscan_pair_comb(clscan_pair a, clscan_pair b)
 #define NEUTRAL clscan_pair_neutral()
 #define COMB(a, b) clscan_pair_comb((a), (b))
 
-#ifdef CLSCAN_KEY_TYPE
-#define KEY_T CLSCAN_KEY_TYPE
-#else
-#define KEY_T uchar   /* unused */
-#endif
+/* A work-item's flags (scan/items_segmented.cl): bit 0 (FLAG_OWN) the element starts a
+ * segment; bit 1 (FLAG_RUN) a segment starts in its run up to it (the pair's h after the
+ * work-item's sequential scan). */
+#define FLAG_OWN 1
+#define FLAG_RUN 2
 
-/* Whether element i starts a segment (without branches: element 0 compares its key with
- * itself). */
-inline uchar clscan_head(__global const uchar *heads, __global const KEY_T *keys, ulong i)
+inline uchar head_flags(uchar h)   /* h: 0 or 1 */
 {
-#ifdef CLSCAN_KEY_TYPE
-    (void)heads;
-    return (i == 0) | (keys[i] != keys[i - (i != 0)]);
-#else
-    (void)keys;
-    return (i == 0) | (heads[i] != 0);
-#endif
+    return h * (FLAG_OWN | FLAG_RUN);
 }
 
-/* The same for an element i > 0. */
-inline uchar clscan_head_after_first(__global const uchar *heads, __global const KEY_T *keys, ulong i)
-{
-#ifdef CLSCAN_KEY_TYPE
-    (void)heads;
-    return keys[i] != keys[i - 1];
-#else
-    (void)keys;
-    return heads[i] != 0;
-#endif
-}
-
-/* The hooks of clscan_scan.cl (see there). */
+/* Where elements come from and go to (see scan/io_plain.cl).  Both the heads and the keys are
+ * parameters of every segmented kernel; the program uses one of them (the segments part). */
 #define IN_T clscan_value
 #define OUT_T clscan_value
 #define IN_PARAMS , __global const uchar *heads, __global const KEY_T *keys
@@ -116,8 +87,6 @@ inline uchar clscan_head_after_first(__global const uchar *heads, __global const
                            __global const KEY_T *keys_buf, ulong keys_offset
 #define IN_KERNEL_LOCALS __global const uchar *heads = heads_buf + heads_offset; \
                          __global const KEY_T *keys = keys_buf + keys_offset;
-/* (The loads, stores and the work-item's sequential loops have versions of their own for
- * segmented programs in clscan_scan.cl: values and flags kept apart.) */
 /* A carry's flag never changes a value to its right, so carries are kept as values only. */
 #define CARRY_AT(c, i) clscan_pair_make((c)[i], 0)
 /* Tile totals: the value, and in totals_heads (same indices) whether a segment starts in the

@@ -1,0 +1,94 @@
+/* The scatter on GPUs with CLSCAN_WG == RADIX work-items and at most 65536 keys per block: the
+ * block is loaded striped (coalesced) and the keys are ranked by groups of 32 work-items
+ * ("warps"), each with its own digit counts, instead of through the (digit, work-item) table.
+ * Warp w holds the block's keys 32 * CLSCAN_ITEMS * w + 32 * r + lane for rounds r = 0 ...
+ * CLSCAN_ITEMS - 1, so the order (warp, round, lane) is the input order.  In each round every
+ * lane finds the lanes of its warp with the same digit (its peers: each lane sets its bit in the
+ * (warp, digit) mask); its rank among the warp's keys of that digit is the warp's count so far
+ * plus its peers in lower lanes, and the highest peer adds the peers to the count.  After the
+ * rounds, one scan of the (digit, warp) counts gives every key its rank in the block.  (NVIDIA's
+ * match.any.sync through inline PTX was measured slower on the H200 than these local atomics.)
+ * The arguments of radix/scatter_table.cl. */
+#define NWARPS (CLSCAN_WG / 32)
+#define NOT_A_DIGIT RADIX   /* positions past count: their own peers, never counted */
+
+__kernel __attribute__((reqd_work_group_size(CLSCAN_WG, 1, 1)))
+void clscan_radix_scatter_ranked(__global const K *keys_in, ulong keys_in_offset, __global K *keys_out,
+                                 ulong keys_out_offset, __global const VW *values_in, ulong values_in_offset,
+                                 __global VW *values_out, ulong values_out_offset, __global const uint *index_in,
+                                 ulong index_in_offset, __global uint *index_out, ulong index_out_offset,
+                                 uint index_mode, ulong count, uint shift, K mask, K clamp,
+                                 __global const uint *offsets, uint nblocks)
+{
+    __local uint counts_of[NWARPS * RADIX];    /* (warp, digit): keys ranked so far; then offsets */
+    __local uint scratch[2 * NWARPS * RADIX];  /* two sets of (warp, digit) lane masks; the scan's buffer */
+    __local uint dest[RADIX];
+    __local ushort order[TILE];                /* order[rank in block] = position in block */
+    const uint li = get_local_id(0), g = get_group_id(0);
+    const uint w = li / 32, lane = li % 32;
+    const uint below = (1u << lane) - 1u;      /* lanes under this one */
+    const ulong base = (ulong)g * TILE;
+    const uint in_block = count - base < TILE ? (uint)(count - base) : TILE;
+    __global const K *in = keys_in + keys_in_offset;
+    __local uint *mine = counts_of + w * RADIX;
+
+    for (uint j = li; j < NWARPS * RADIX; j += CLSCAN_WG)
+        counts_of[j] = 0;
+    for (uint j = li; j < 2 * NWARPS * RADIX; j += CLSCAN_WG)
+        scratch[j] = 0;
+    barrier(CLK_LOCAL_MEM_FENCE);
+
+    uint digit[CLSCAN_ITEMS];
+    ushort rank[CLSCAN_ITEMS];
+    const uint first = w * 32 * CLSCAN_ITEMS + lane;
+    for (uint r = 0; r < CLSCAN_ITEMS; ++r) {
+        const uint pos = first + 32 * r;
+        const uint d = pos < in_block ? digit_of(in[base + pos], shift, mask, clamp) : NOT_A_DIGIT;
+        digit[r] = d;
+        /* Two sets of masks in turn: a round's masks are cleared while the next round fills
+         * the other set, so two barriers per round suffice. */
+        __local uint *masks = scratch + (r % 2) * NWARPS * RADIX + w * RADIX;
+        if (d < RADIX)
+            atomic_or(&masks[d], 1u << lane);
+        barrier(CLK_LOCAL_MEM_FENCE);
+        const uint peers = d < RADIX ? masks[d] : 0;
+        const uint before = d < RADIX ? mine[d] : 0;
+        barrier(CLK_LOCAL_MEM_FENCE);
+        if (d < RADIX && lane == 31 - clz(peers)) {
+            mine[d] = before + popcount(peers);
+            masks[d] = 0;
+        }
+        rank[r] = (ushort)(before + popcount(peers & below));
+    }
+    barrier(CLK_LOCAL_MEM_FENCE);
+
+    /* Work-item li owns digit li: the warps' counts become offsets within the digit, the
+     * digits' totals are scanned, and dest[d] is where the block's keys of digit d go in the
+     * output, less their first rank in the block. */
+    uint run = 0;
+    for (uint v = 0; v < NWARPS; ++v) {
+        const uint c = counts_of[v * RADIX + li];
+        counts_of[v * RADIX + li] = run;
+        run += c;
+    }
+    const uint start = wg_exclusive_sum(run, scratch, li);
+    for (uint v = 0; v < NWARPS; ++v)
+        counts_of[v * RADIX + li] += start;
+    if (run)
+        dest[li] = offsets[(ulong)li * nblocks + g] - start;
+    barrier(CLK_LOCAL_MEM_FENCE);
+    for (uint r = 0; r < CLSCAN_ITEMS; ++r)
+        if (digit[r] < RADIX)
+            order[mine[digit[r]] + rank[r]] = (ushort)(first + 32 * r);
+    barrier(CLK_LOCAL_MEM_FENCE);
+
+    /* Ranks li, li + CLSCAN_WG, ...: neighbours write neighbouring addresses within a digit. */
+    for (uint rk = li; rk < in_block; rk += CLSCAN_WG) {
+        const ulong i = base + order[rk];
+        const K k = in[i];
+        move_element(i, dest[digit_of(k, shift, mask, clamp)] + rk, k, keys_out + keys_out_offset,
+                     values_in + values_in_offset * CLSCAN_VALUE_WORDS,
+                     values_out + values_out_offset * CLSCAN_VALUE_WORDS, index_in + index_in_offset,
+                     index_out + index_out_offset, index_mode);
+    }
+}

@@ -1,0 +1,63 @@
+/* The scatter through a (digit, work-item) table (CPUs, and GPUs without 256 work-items per
+ * work-group or room for the ranking): each work-item counts its CLSCAN_ITEMS consecutive keys'
+ * digits into its column, the work-group scans the table in (digit, work-item) order, and every
+ * key goes straight to offsets[d, b] plus its rank among the block's keys of digit d (work-item,
+ * then position: the input order). */
+__kernel __attribute__((reqd_work_group_size(CLSCAN_WG, 1, 1)))
+void clscan_radix_scatter_table(__global const K *keys_in, ulong keys_in_offset, __global K *keys_out,
+                                ulong keys_out_offset, __global const VW *values_in, ulong values_in_offset,
+                                __global VW *values_out, ulong values_out_offset, __global const uint *index_in,
+                                ulong index_in_offset, __global uint *index_out, ulong index_out_offset,
+                                uint index_mode, ulong count, uint shift, K mask, K clamp,
+                                __global const uint *offsets, uint nblocks)
+{
+    __local count_t table[CELL(RADIX * CLSCAN_WG)];
+    __local uint seg[CLSCAN_WG];
+    __local uint dest[RADIX];
+    const uint li = get_local_id(0), g = get_group_id(0);
+    const ulong first = (ulong)g * TILE + (ulong)li * CLSCAN_ITEMS;
+    __global const K *in = keys_in + keys_in_offset;
+
+    for (uint d = 0; d < RADIX; ++d)
+        table[CELL(d * CLSCAN_WG + li)] = 0;
+    for (uint r = 0; r < CLSCAN_ITEMS; ++r)
+        if (first + r < count)
+            table[CELL(digit_of(in[first + r], shift, mask, clamp) * CLSCAN_WG + li)] += 1;
+    barrier(CLK_LOCAL_MEM_FENCE);
+
+    /* Exclusive scan of the table in (digit, work-item) order: work-item li scans the entries
+     * li * RADIX ... li * RADIX + RADIX - 1, then adds the totals of the segments before it. */
+    uint sum = 0;
+    for (uint j = 0; j < RADIX; ++j) {
+        const uint x = CELL(li * RADIX + j), t = table[x];
+        table[x] = (count_t)sum;
+        sum += t;
+    }
+    seg[li] = sum;
+    barrier(CLK_LOCAL_MEM_FENCE);
+    uint before = 0;
+    for (uint w = 0; w < li; ++w)
+        before += seg[w];
+    for (uint j = 0; j < RADIX; ++j)
+        table[CELL(li * RADIX + j)] += (count_t)before;
+    barrier(CLK_LOCAL_MEM_FENCE);
+
+    /* dest[d]: where the block's keys of digit d start in the output, less their start in the
+     * block's order (entry (d, 0)); unsigned arithmetic wraps back when the rank is added. */
+    for (uint d = li; d < RADIX; d += CLSCAN_WG)
+        dest[d] = offsets[(ulong)d * nblocks + g] - table[CELL(d * CLSCAN_WG)];
+    barrier(CLK_LOCAL_MEM_FENCE);
+
+    for (uint r = 0; r < CLSCAN_ITEMS; ++r) {
+        const ulong i = first + r;
+        if (i < count) {
+            const K k = in[i];
+            const uint d = digit_of(k, shift, mask, clamp), x = CELL(d * CLSCAN_WG + li);
+            const uint p = dest[d] + table[x];
+            table[x] += 1;
+            move_element(i, p, k, keys_out + keys_out_offset, values_in + values_in_offset * CLSCAN_VALUE_WORDS,
+                         values_out + values_out_offset * CLSCAN_VALUE_WORDS, index_in + index_in_offset,
+                         index_out + index_out_offset, index_mode);
+        }
+    }
+}

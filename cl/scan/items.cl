@@ -1,0 +1,92 @@
+/* One work-item's CLSCAN_ITEMS consecutive elements in registers, scanned sequentially: plain
+ * scans (scan/items_segmented.cl is the same interface for segmented programs).
+ *   ITEMS_DECL(v), ITEMS_PARAM(v), ITEMS_ARG(v)   declare the elements, pass them on
+ *   items_load_full / items_load_partial          from global memory (NEUTRAL past count)
+ *   items_store_full / items_store_partial        to global memory (nothing past count)
+ *   element_at(src, i), item_set, item_value, STAGE_VALUE   for tiles staged through local memory
+ *   item_scan      scans the elements in place, returns their total
+ *   item_apply     applies the work-item's prefix: the tile's scan, inclusive or exclusive */
+#define ITEMS_DECL(v) T v[CLSCAN_ITEMS]
+#define ITEMS_PARAM(v) T *v
+#define ITEMS_ARG(v) v
+/* The part of a staged element that is stored. */
+#define STAGE_VALUE(s) (s)
+
+CLSCAN_INLINE T element_at(__global const T *src, ulong i)
+{
+    return src[i];
+}
+
+CLSCAN_INLINE void item_set(T *v, uint k, T e)
+{
+    v[k] = e;
+}
+
+CLSCAN_INLINE T item_value(const T *v, uint k)
+{
+    return v[k];
+}
+
+CLSCAN_INLINE void items_load_full(T *v, __global const T *src, ulong first)
+{
+    for (uint r = 0; r < RUN; ++r)
+        for (uint l = 0; l < CLSCAN_LANES; ++l)
+            v[VIDX(l, r)] = src[first + l * RUN + r];
+}
+
+CLSCAN_INLINE void items_load_partial(T *v, __global const T *src, ulong first, ulong count)
+{
+    for (uint r = 0; r < RUN; ++r)
+        for (uint l = 0; l < CLSCAN_LANES; ++l)
+            v[VIDX(l, r)] = first + l * RUN + r < count ? src[first + l * RUN + r] : NEUTRAL;
+}
+
+CLSCAN_INLINE void items_store_full(const T *v, __global T *dst, ulong first)
+{
+    for (uint r = 0; r < RUN; ++r)
+        for (uint l = 0; l < CLSCAN_LANES; ++l)
+            dst[first + l * RUN + r] = v[VIDX(l, r)];
+}
+
+CLSCAN_INLINE void items_store_partial(const T *v, __global T *dst, ulong first, ulong count)
+{
+    for (uint r = 0; r < RUN; ++r)
+        for (uint l = 0; l < CLSCAN_LANES; ++l)
+            if (first + l * RUN + r < count)
+                dst[first + l * RUN + r] = v[VIDX(l, r)];
+}
+
+/* Each run on its own (independent dependency chains, which a CPU overlaps); the total is the
+ * left fold of the runs' totals.  Every total in the kernels comes from here, so equal inputs
+ * give equal bits. */
+CLSCAN_INLINE T item_scan(T *v)
+{
+    for (uint r = 1; r < RUN; ++r)
+        for (uint l = 0; l < CLSCAN_LANES; ++l)
+            v[VIDX(l, r)] = COMBINE(v[VIDX(l, r - 1)], v[VIDX(l, r)]);
+    T total = v[VIDX(0, RUN - 1)];
+    for (uint l = 1; l < CLSCAN_LANES; ++l)
+        total = COMBINE(total, v[VIDX(l, RUN - 1)]);
+    return total;
+}
+
+/* Run l gets prefix q[l] = p, then the totals of the runs before it; inclusive v = comb(q, v);
+ * exclusive shifts right by one within the run, with q in front. */
+CLSCAN_INLINE void item_apply(T *v, T p, const int exclusive)
+{
+    T q[CLSCAN_LANES];
+    q[0] = p;
+    for (uint l = 1; l < CLSCAN_LANES; ++l)
+        q[l] = COMBINE(q[l - 1], v[VIDX(l - 1, RUN - 1)]);
+    if (exclusive) {
+        for (uint r = RUN - 1; r > 0; --r)
+            for (uint l = 0; l < CLSCAN_LANES; ++l)
+                v[VIDX(l, r)] = COMBINE(q[l], v[VIDX(l, r - 1)]);
+        for (uint l = 0; l < CLSCAN_LANES; ++l)
+            v[VIDX(l, 0)] = q[l];
+    } else {
+        for (uint r = 0; r < RUN; ++r)
+            for (uint l = 0; l < CLSCAN_LANES; ++l)
+                v[VIDX(l, r)] = COMBINE(q[l], v[VIDX(l, r)]);
+    }
+}

@@ -1,0 +1,40 @@
+/* The look-back's slow path, by one work-item without barriers, when the window did not reach
+ * a prefix.  Spinning is bounded: a tile whose status does not arrive within CLSCAN_SPIN_LIMIT
+ * polls has its total computed here from its input with the functions its own work-group uses
+ * (tile_total_alone), hence with the same bits: the "decoupled fallback" of T. Smith, R. Levien
+ * and J. D. Owens ("Decoupled fallback: a portable single-pass GPU scan", 2025), which makes
+ * the single pass safe where work-groups are not scheduled fairly.  scratch: CLSCAN_WG elements
+ * of local memory. */
+inline T lookback_alone(tile_status s, uint g, __global const IN_T *src IN_PARAMS, ulong count,
+                        __local T *scratch)
+{
+    /* Phase 1: the nearest earlier tile with a prefix (-1: none; start from the virtual prefix
+     * before tile 0), spinning a bounded time on each status still missing. */
+    T acc = NEUTRAL, value = NEUTRAL;
+    long found = (long)g - 1;
+    for (; found >= 0; --found) {
+        uint st = status_poll(s, found, &value);
+        for (uint spin = 0; st == 0 && spin < CLSCAN_SPIN_LIMIT; ++spin)
+            st = status_poll(s, found, &value);
+        if (st == STATUS_PREFIX) {
+            acc = value;
+            break;
+        }
+    }
+    /* Phase 2: fold left from that prefix over the totals of the tiles up to g - 1; a total
+     * still missing is computed from the tile's input.  A tile that has published its prefix
+     * meanwhile restarts the fold from that prefix: the left fold from tile 0, the same bits. */
+    for (long k = found + 1; k < (long)g; ++k) {
+        uint st = status_poll(s, k, &value);
+        if (st == 0) {
+            const T alone = tile_total_alone(src IN_ARGS, (ulong)k * TILE, count, scratch);
+            /* If the tile published its total meanwhile it may also have started to write its
+             * output (in-place scans): take the published value, equal by construction. */
+            st = status_poll(s, k, &value);
+            if (st == 0)
+                value = alone;
+        }
+        acc = st == STATUS_PREFIX ? value : COMBINE(acc, value);
+    }
+    return acc;
+}

@@ -1,0 +1,90 @@
+/* Every environment variable the library reads (environment.h says which and why). */
+#include "environment.h"
+#include "variant.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+static const char *nonempty(const char *s)
+{
+    return s && *s ? s : NULL;
+}
+
+const char *clscan_env_device(void)
+{
+    return nonempty(getenv("CLSCAN_DEVICE"));
+}
+
+/* The index of value (length n) in names (NULL-terminated), or -1. */
+static int lookup(const char *value, size_t n, const char *const *names)
+{
+    for (int i = 0; names[i]; ++i)
+        if (strlen(names[i]) == n && strncmp(value, names[i], n) == 0)
+            return i;
+    return -1;
+}
+
+static long number(const char *value, size_t n)
+{
+    if (n == 0 || n > 9 || strspn(value, "0123456789") < n)
+        return -1;
+    return strtol(value, NULL, 10);
+}
+
+/* One "key=value" switch of length n. */
+static cl_int parse_switch(const char *s, size_t n, clscan_dev_options *dev)
+{
+    static const char *const policies[] = {"cpu", "gpu", NULL};
+    static const char *const tiles[] = {"auto", "registers", "staged", "streamed", NULL};
+    static const char *const primitives[] = {"auto", "hillis-steele", "blelloch", "two-level", NULL};
+    static const char *const layouts[] = {"separate", "packed", "wide", NULL};
+    const char *eq = memchr(s, '=', n);
+    if (!eq)
+        return clscan_fail(CL_INVALID_VALUE, "CLSCAN_DEVELOP: \"%.*s\" is not key=value", (int)n, s);
+    const size_t k = (size_t)(eq - s), vn = n - k - 1;
+    const char *v = eq + 1;
+    int i = -1;
+    long x = -1;
+    if (k == 6 && !strncmp(s, "policy", k) && (i = lookup(v, vn, policies)) >= 0)
+        dev->policy = i;
+    else if (k == 5 && !strncmp(s, "tiles", k) && (i = lookup(v, vn, tiles)) >= 0)
+        dev->tiles = (clscan_tiles)i;
+    else if (k == 9 && !strncmp(s, "primitive", k) && (i = lookup(v, vn, primitives)) >= 0)
+        dev->primitive = (clscan_primitive)i;
+    else if (k == 6 && !strncmp(s, "status", k) && (i = lookup(v, vn, layouts)) >= 0)
+        dev->status = i;
+    else if (k == 12 && !strncmp(s, "window_polls", k) && (x = number(v, vn)) >= 0)
+        dev->window_polls = x;
+    else if (k == 10 && !strncmp(s, "spin_limit", k) && (x = number(v, vn)) >= 0)
+        dev->spin_limit = x;
+    else if (k == 5 && !strncmp(s, "build", k) && vn < sizeof dev->build)
+        memcpy(dev->build, v, vn), dev->build[vn] = '\0';
+    else
+        return clscan_fail(CL_INVALID_VALUE, "CLSCAN_DEVELOP: unknown switch or value \"%.*s\" (see "
+                           "doc/hacking.md)", (int)n, s);
+    return CL_SUCCESS;
+}
+
+cl_int clscan_env_dev_options(clscan_dev_options *dev)
+{
+    memset(dev, 0, sizeof *dev);
+    dev->policy = -1;
+    dev->status = -1;
+    dev->window_polls = -1;
+    dev->spin_limit = -1;
+    const char *dir = nonempty(getenv("CLSCAN_KERNEL_DIR"));
+    if (dir && strlen(dir) >= sizeof dev->kernel_dir)
+        return clscan_fail(CLSCAN_KERNEL_SOURCE_NOT_FOUND, "CLSCAN_KERNEL_DIR is longer than %zu bytes",
+                           sizeof dev->kernel_dir - 1);
+    if (dir)
+        strcpy(dev->kernel_dir, dir);
+    const char *s = nonempty(getenv("CLSCAN_DEVELOP"));
+    while (s && *s) {
+        const size_t n = strcspn(s, ";");
+        cl_int err = n ? parse_switch(s, n, dev) : CL_SUCCESS;
+        if (err != CL_SUCCESS)
+            return err;
+        s += n + (s[n] == ';');
+    }
+    return CL_SUCCESS;
+}

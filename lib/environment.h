@@ -1,0 +1,32 @@
+/* The environment variables the library reads, all in environment.c:
+ *   CLSCAN_DEVICE      the default device (clscan_default_device), for users;
+ *   CLSCAN_KERNEL_DIR  directories to read the kernels' OpenCL C files from instead of the
+ *                      embedded copies, for kernel development;
+ *   CLSCAN_DEVELOP     developer switches: overrides of what the library decides from the
+ *                      device, for kernel development and the tests (doc/hacking.md).
+ * Each is read once per call that needs it (a plan, a handle, a default device), never in a
+ * loop. */
+#ifndef CLSCAN_ENVIRONMENT_H
+#define CLSCAN_ENVIRONMENT_H
+
+#include "error.h"
+
+/* The developer switches of CLSCAN_DEVELOP; negative or 0 where not given. */
+typedef struct clscan_dev_options {
+    int policy;              /* -1 the device's; 0 CPU style; 1 GPU style */
+    clscan_tiles tiles;      /* what CLSCAN_TILES_AUTO means (AUTO: the device's choice) */
+    clscan_primitive primitive;
+    int status;              /* -1 the plan's choice; else a clscan_status_layout (variant.h) */
+    long window_polls;       /* -1: the variant's */
+    long spin_limit;         /* -1: the variant's */
+    char build[512];         /* extra build options appended to every program's */
+    char kernel_dir[4096];   /* CLSCAN_KERNEL_DIR; empty: the embedded kernel files */
+} clscan_dev_options;
+
+/* Reads CLSCAN_DEVELOP and CLSCAN_KERNEL_DIR into *dev (once per plan or handle);
+ * CL_INVALID_VALUE with a message for a malformed value. */
+cl_int clscan_env_dev_options(clscan_dev_options *dev);
+/* CLSCAN_DEVICE, or NULL when unset or empty. */
+const char *clscan_env_device(void);
+
+#endif

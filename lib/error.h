@@ -1,0 +1,22 @@
+/* Status codes and this thread's last failure message (error.c).  Every internal function that
+ * fails records a message naming what failed and returns the status; the public function
+ * returns it as it is. */
+#ifndef CLSCAN_ERROR_H
+#define CLSCAN_ERROR_H
+
+#define _POSIX_C_SOURCE 200809L
+#include "config.h"
+#include "clscan.h"
+
+#if defined(__GNUC__)
+#define CLSCAN_PRINTF(f, a) __attribute__((format(printf, f, a)))
+#else
+#define CLSCAN_PRINTF(f, a)
+#endif
+
+/* Records the message for clscan_last_error() and returns code. */
+cl_int clscan_fail(cl_int code, const char *fmt, ...) CLSCAN_PRINTF(2, 3);
+/* The same, with text (e.g. a compiler log) appended after the message. */
+cl_int clscan_fail_with_text(cl_int code, const char *text, const char *fmt, ...) CLSCAN_PRINTF(3, 4);
+
+#endif

@@ -1,0 +1,92 @@
+/* Plans (plan.c), their programs (scan_program.c) and scratch (scratch.c); the scans run on them
+ * (scan.c, scan_run.c). */
+#ifndef CLSCAN_PLAN_H
+#define CLSCAN_PLAN_H
+
+#include "chain.h"
+#include "variant.h"
+
+#include <pthread.h>
+
+/* scratch.c: makes *buffer (of *capacity bytes) at least bytes large; a new buffer if it is
+ * smaller (contents not kept). */
+cl_int clscan_scratch_grow(cl_context context, cl_mem *buffer, size_t *capacity, size_t bytes);
+
+/* A scan program: its variant and its kernels (program NULL: not built yet). */
+typedef struct clscan_scan_program {
+    clscan_variant variant;
+    cl_program program;
+    cl_kernel scan_tiles;            /* src -> dst, the plan's kind (also one tile alone) */
+    cl_kernel scan_tiles_inclusive;  /* levels of tile totals, in place */
+    cl_kernel reduce;                /* tile totals */
+    cl_kernel single_pass;           /* decoupled look-back */
+} clscan_scan_program;
+
+/* Scratch memory, one per queue: scans on different queues never share it, and scans on one
+ * queue are serialised by the plan's lock and the queue's order (on out-of-order queues, by
+ * last_use). */
+typedef struct clscan_scratch {
+    cl_command_queue queue;   /* retained; NULL: a free slot */
+    cl_event last_use;        /* out-of-order queues: the next use waits on it; may be NULL */
+    unsigned long long stamp; /* for least-recently-used eviction */
+    /* Reduce-then-scan: the levels of tile totals, and (segmented) one flag per total. */
+    cl_mem totals, flags;
+    size_t totals_bytes, flags_bytes;
+    /* Single pass: the ticket counter and the status words (16 bytes per tile, room for every
+     * layout), and the separate layout's tile values (totals, then prefixes). */
+    cl_mem status, values;
+    size_t status_bytes, values_bytes;
+    size_t tiles;             /* tiles the status words have room for */
+    cl_uint tickets;          /* tickets handed out so far (the counter's value), mod 2^32 */
+    cl_uint epoch;            /* tag of the status words of the next scan, 1 .. 2^30 - 1; 0: clear them */
+    int layout;               /* the status layout the words were last written in */
+} clscan_scratch;
+
+#define CLSCAN_MAX_SCRATCH 8
+
+/* What the user chose for a plan (0 and AUTO: the library's choice). */
+typedef struct clscan_choices {
+    size_t wg, items;
+    clscan_tiles tiles;
+    clscan_primitive primitive;
+    clscan_algorithm algorithm;
+} clscan_choices;
+
+struct clscan_plan {
+    cl_context context;        /* retained */
+    cl_device_id device;
+    clscan_device_info info;
+    clscan_dev_options dev;    /* developer switches, read at creation */
+    /* The operator and the kind. */
+    int custom;                /* a clscan_custom operator (op and type unused) */
+    clscan_op op;
+    clscan_type type;
+    size_t element_size;
+    size_t pair_bound;         /* bytes reserved per (head flag, value) pair */
+    char *op_source;           /* custom operators: the definitions of T, NEUTRAL and COMB */
+    clscan_kind kind;
+    clscan_choices want;       /* the user's choices */
+
+    pthread_mutex_t lock;      /* kernels' arguments, the programs and the scratch table */
+    clscan_scan_program programs[CLSCAN_PROGRAM_KINDS];   /* PLAIN always built, the others on first use */
+    clscan_scratch scratch[CLSCAN_MAX_SCRATCH];
+    unsigned long long clock;
+};
+
+/* scan_program.c: builds the program of request r (the plan's operator and kind) into *p. */
+cl_int clscan_scan_program_build(const clscan_plan *plan, const char *fn, const clscan_variant_request *r,
+                                 clscan_scan_program *p);
+void clscan_scan_program_release(clscan_scan_program *p);
+
+/* plan.c: the request for a program of the plan with the plan's choices (what PLAIN: with the
+ * given tuning, 0 automatic; segmented: the plain program's). */
+void clscan_plan_request(const clscan_plan *plan, clscan_program_kind what, clscan_variant_request *r);
+/* plan.c: program `what`, built on first use; called with the plan's lock held. */
+cl_int clscan_plan_program(clscan_plan *plan, const char *fn, clscan_program_kind what,
+                           const clscan_scan_program **program);
+
+/* scratch.c: the queue's slot (called with the lock held), and releasing them all. */
+clscan_scratch *clscan_scratch_slot(clscan_plan *plan, cl_command_queue queue);
+void clscan_scratch_release(clscan_plan *plan);
+
+#endif

@@ -1,0 +1,159 @@
+/* Built programs, cached per (context, device, build options, source).  The cache holds a
+ * reference to each program, which keeps its context alive until clscan_cache_clear(); holding
+ * it also means a cached context's address cannot be reused by a new context, so the key stays
+ * unambiguous. */
+#include "program.h"
+#include "source.h"
+
+#include <pthread.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+typedef struct cache_entry {
+    cl_context context;
+    cl_device_id device;
+    char *options;
+    char *source;
+    cl_program program;
+    struct cache_entry *next;
+} cache_entry;
+
+static pthread_mutex_t cache_lock = PTHREAD_MUTEX_INITIALIZER;
+static cache_entry *cache_head;
+
+/* Builds source for device; on failure the compiler's log goes into the error message. */
+static cl_int build(cl_context context, cl_device_id device, const char *source, const char *options,
+                    cl_program *program)
+{
+    cl_int err;
+    cl_program p = clCreateProgramWithSource(context, 1, &source, NULL, &err);
+    if (err != CL_SUCCESS)
+        return clscan_fail(err, "clCreateProgramWithSource failed: %s", clscan_error_string(err));
+    err = clBuildProgram(p, 1, &device, options, NULL, NULL);
+    if (err != CL_SUCCESS) {
+        size_t n = 0;
+        char *log = NULL;
+        if (clGetProgramBuildInfo(p, device, CL_PROGRAM_BUILD_LOG, 0, NULL, &n) == CL_SUCCESS && n)
+            log = malloc(n + 1);
+        if (log && clGetProgramBuildInfo(p, device, CL_PROGRAM_BUILD_LOG, n, log, NULL) == CL_SUCCESS)
+            log[n] = '\0';
+        else if (log)
+            log[0] = '\0';
+        clscan_fail_with_text(err, log ? log : "(no build log)",
+                              "clBuildProgram failed (%s) with options \"%s\"; the compiler's log:",
+                              clscan_error_string(err), options);
+        free(log);
+        clReleaseProgram(p);
+        return err;
+    }
+    *program = p;
+    return CL_SUCCESS;
+}
+
+static char *copy_string(const char *s)
+{
+    const size_t n = strlen(s) + 1;
+    char *c = malloc(n);
+    return c ? memcpy(c, s, n) : NULL;
+}
+
+/* The cached program or a new build (with the cache's lock held: two threads asking for the
+ * same program build it once). */
+static cl_int cached(cl_context context, cl_device_id device, const char *source, const char *options,
+                     cl_program *program)
+{
+    for (cache_entry *e = cache_head; e; e = e->next) {
+        if (e->context == context && e->device == device && strcmp(e->options, options) == 0 &&
+            strcmp(e->source, source) == 0) {
+            clRetainProgram(e->program);
+            *program = e->program;
+            return CL_SUCCESS;
+        }
+    }
+    cl_program p = NULL;
+    cl_int err = build(context, device, source, options, &p);
+    if (err != CL_SUCCESS)
+        return err;
+    cache_entry *e = calloc(1, sizeof *e);
+    if (e && (e->options = copy_string(options)) && (e->source = copy_string(source))) {
+        e->context = context;
+        e->device = device;
+        e->program = p;
+        clRetainProgram(p);
+        e->next = cache_head;
+        cache_head = e;
+    } else if (e) {   /* out of memory for the entry only costs a later rebuild */
+        free(e->options);
+        free(e);
+    }
+    *program = p;
+    return CL_SUCCESS;
+}
+
+cl_int clscan_program_get(cl_context context, cl_device_id device, const clscan_device_info *info,
+                          const clscan_dev_options *dev, const char *text, const char *const *files,
+                          const char *defines, cl_program *program)
+{
+    char options[2048];
+    const int n = snprintf(options, sizeof options, "%s%s%s%s", info->opencl_c_1_2 ? "-cl-std=CL1.2 " : "",
+                           defines, dev->build[0] ? " " : "", dev->build);
+    if (n < 0 || (size_t)n >= sizeof options)
+        return clscan_fail(CL_INVALID_BUILD_OPTIONS, "the build options are too long");
+    char *source = NULL;
+    cl_int err = clscan_source_join(dev->kernel_dir, text, files, &source);
+    if (err != CL_SUCCESS)
+        return err;
+    pthread_mutex_lock(&cache_lock);
+    err = cached(context, device, source, options, program);
+    pthread_mutex_unlock(&cache_lock);
+    free(source);
+    return err;
+}
+
+void clscan_program_cache_clear(void)
+{
+    pthread_mutex_lock(&cache_lock);
+    cache_entry *e = cache_head;
+    cache_head = NULL;
+    pthread_mutex_unlock(&cache_lock);
+    while (e) {
+        cache_entry *next = e->next;
+        clReleaseProgram(e->program);
+        free(e->options);
+        free(e->source);
+        free(e);
+        e = next;
+    }
+}
+
+cl_int clscan_kernel_create(cl_program program, cl_device_id device, const clscan_device_info *info,
+                            const char *name, size_t wg, cl_kernel *kernel)
+{
+    cl_int err;
+    *kernel = clCreateKernel(program, name, &err);
+    if (err != CL_SUCCESS) {
+        *kernel = NULL;
+        return clscan_fail(err, "clCreateKernel(%s) failed: %s", name, clscan_error_string(err));
+    }
+    size_t kernel_wg = 0;
+    cl_ulong kernel_local = 0;
+    err = clGetKernelWorkGroupInfo(*kernel, device, CL_KERNEL_WORK_GROUP_SIZE, sizeof kernel_wg, &kernel_wg, NULL);
+    if (err == CL_SUCCESS)
+        err = clGetKernelWorkGroupInfo(*kernel, device, CL_KERNEL_LOCAL_MEM_SIZE, sizeof kernel_local,
+                                       &kernel_local, NULL);
+    if (err != CL_SUCCESS)
+        err = clscan_fail(err, "clGetKernelWorkGroupInfo(%s) failed: %s", name, clscan_error_string(err));
+    else if (kernel_wg < wg)
+        err = clscan_fail(CL_INVALID_WORK_GROUP_SIZE, "kernel %s runs at most %zu work-items per work-group on %s, "
+                          "not %zu", name, kernel_wg, info->name, wg);
+    else if (kernel_local > info->local_mem_size)
+        err = clscan_fail(CLSCAN_DEVICE_NOT_SUPPORTED, "kernel %s needs %llu bytes of local memory; %s has %llu",
+                          name, (unsigned long long)kernel_local, info->name,
+                          (unsigned long long)info->local_mem_size);
+    if (err != CL_SUCCESS) {
+        clReleaseKernel(*kernel);
+        *kernel = NULL;
+    }
+    return err;
+}

@@ -1,0 +1,58 @@
+/* A scan program: the variant's kernel files after the operator's definitions, built with the
+ * operator's, the kind's and the variant's defines, and its four kernels. */
+#include "plan.h"
+#include "program.h"
+
+#include <stdio.h>
+#include <string.h>
+
+static const char *const op_names[] = {"CLSCAN_SUM", "CLSCAN_MAX", "CLSCAN_MIN", "CLSCAN_LAST_NONZERO",
+                                       "CLSCAN_AFFINE"};
+static const char *const type_names[] = {"CLSCAN_INT32", "CLSCAN_UINT32", "CLSCAN_INT64", "CLSCAN_UINT64",
+                                         "CLSCAN_FLOAT", "CLSCAN_DOUBLE"};
+
+void clscan_scan_program_release(clscan_scan_program *p)
+{
+    cl_kernel *kernels[] = {&p->scan_tiles, &p->scan_tiles_inclusive, &p->reduce, &p->single_pass};
+    for (size_t i = 0; i < sizeof kernels / sizeof *kernels; ++i)
+        if (*kernels[i])
+            clReleaseKernel(*kernels[i]);
+    if (p->program)
+        clReleaseProgram(p->program);
+    memset(p, 0, sizeof *p);
+}
+
+cl_int clscan_scan_program_build(const clscan_plan *plan, const char *fn, const clscan_variant_request *r,
+                                 clscan_scan_program *p)
+{
+    memset(p, 0, sizeof *p);
+    cl_int err = clscan_variant_choose(fn, r, &p->variant);
+    if (err != CL_SUCCESS)
+        return err;
+    const char *files[1 + CLSCAN_VARIANT_MAX_FILES];
+    files[0] = "ops/builtin.cl";   /* the built-in operators; a custom one is text before the files */
+    clscan_variant_files(&p->variant, files + 1);
+    char defines[1024], variant[512];
+    clscan_variant_defines(&p->variant, variant, sizeof variant);
+    if (plan->custom)
+        snprintf(defines, sizeof defines, "-DCLSCAN_EXCLUSIVE=%d %s", plan->kind == CLSCAN_EXCLUSIVE, variant);
+    else
+        snprintf(defines, sizeof defines, "-DCLSCAN_OP=%s -DCLSCAN_TYPE=%s -DCLSCAN_EXCLUSIVE=%d %s",
+                 op_names[plan->op], type_names[plan->type], plan->kind == CLSCAN_EXCLUSIVE, variant);
+    err = clscan_program_get(plan->context, plan->device, &plan->info, &plan->dev, plan->op_source,
+                             plan->custom ? files + 1 : files, defines, &p->program);
+    const size_t wg = p->variant.wg;
+    if (err == CL_SUCCESS)
+        err = clscan_kernel_create(p->program, plan->device, &plan->info, "clscan_scan_tiles", wg, &p->scan_tiles);
+    if (err == CL_SUCCESS)
+        err = clscan_kernel_create(p->program, plan->device, &plan->info, "clscan_scan_tiles_inclusive", wg,
+                                   &p->scan_tiles_inclusive);
+    if (err == CL_SUCCESS)
+        err = clscan_kernel_create(p->program, plan->device, &plan->info, "clscan_reduce", wg, &p->reduce);
+    if (err == CL_SUCCESS)
+        err = clscan_kernel_create(p->program, plan->device, &plan->info, "clscan_scan_single_pass", wg,
+                                   &p->single_pass);
+    if (err != CL_SUCCESS)
+        clscan_scan_program_release(p);
+    return err;
+}

@@ -1,0 +1,199 @@
+/* Running a scan (see scan_run.h and cl/scan/):
+ * - count <= one tile: one launch of clscan_scan_tiles;
+ * - reduce-then-scan: with n[0] = count and n[l + 1] = ceil(n[l] / tile) tile totals at level
+ *   l + 1 (in the queue's scratch), clscan_reduce up the levels, clscan_scan_tiles_inclusive on
+ *   the top level and down the levels in place, then clscan_scan_tiles on the data;
+ * - single pass: one launch of clscan_scan_single_pass (decoupled look-back), after a fill of
+ *   the status words when they are new.
+ * Only the last kernel writes dst: a failure before it leaves dst untouched. */
+#include "scan_run.h"
+
+#define MAX_LEVELS 66
+
+#define ARG(k, i, v) (err == CL_SUCCESS ? (err = clSetKernelArg((k), (i), sizeof(v), &(v))) : err)
+
+static cl_int args_failed(cl_int err)
+{
+    return clscan_fail(err, "clSetKernelArg failed: %s", clscan_error_string(err));
+}
+
+static size_t ceil_div(size_t a, size_t b) { return a / b + (a % b != 0); }
+
+/* A segmented kernel's source arguments from index i: heads, keys and their offsets. */
+static cl_int seg_args(const clscan_scan_job *j, cl_kernel k, cl_uint i, cl_mem heads, cl_ulong heads_offset,
+                       cl_mem keys, cl_ulong keys_offset)
+{
+    cl_int err = CL_SUCCESS;
+    if (j->segmented) {
+        ARG(k, i, heads);
+        ARG(k, i + 1, heads_offset);
+        ARG(k, i + 2, keys);
+        ARG(k, i + 3, keys_offset);
+    }
+    return err;
+}
+
+/* The data's own heads or keys. */
+static cl_int data_args(const clscan_scan_job *j, cl_kernel k, cl_uint i)
+{
+    return seg_args(j, k, i, j->heads, j->heads_offset, j->keys, j->keys_offset);
+}
+
+/* clscan_scan_tiles on the data, with carries from `carries` (NULL: none, one tile). */
+static cl_int scan_data(const clscan_scan_job *j, clscan_chain *c, cl_mem carries, int want_event)
+{
+    const clscan_variant *v = &j->data->variant;
+    const cl_ulong count = j->count, carries_offset = 0;
+    const cl_uint use = carries != NULL;
+    const cl_mem carry_buffer = carries ? carries : j->dst;   /* unused without carries */
+    cl_kernel k = j->data->scan_tiles;
+    cl_int err = CL_SUCCESS;
+    ARG(k, 0, j->src);
+    ARG(k, 1, j->src_offset);
+    ARG(k, 2, j->dst);
+    ARG(k, 3, j->dst_offset);
+    ARG(k, 4, count);
+    ARG(k, 5, carry_buffer);
+    ARG(k, 6, carries_offset);
+    ARG(k, 7, use);
+    if (err == CL_SUCCESS)
+        err = data_args(j, k, 8);
+    return err != CL_SUCCESS ? args_failed(err) : clscan_chain_launch(c, k, ceil_div(j->count, v->wg * v->items), v->wg, want_event);
+}
+
+static cl_int reduce_then_scan(const clscan_plan *plan, const clscan_scan_job *j, clscan_chain *c,
+                               clscan_scratch *slot, int want_event)
+{
+    const size_t wg = j->data->variant.wg, tile = wg * j->data->variant.items;
+    /* Sizes and scratch offsets (in elements) of the levels of tile totals. */
+    size_t n[MAX_LEVELS], off[MAX_LEVELS], total = 0;
+    int levels = 0;   /* levels of totals above the data */
+    n[0] = j->count;
+    while (n[levels] > tile) {   /* tile >= 2: at most log2(count) levels */
+        n[levels + 1] = ceil_div(n[levels], tile);
+        off[levels + 1] = total;
+        total += n[levels + 1];
+        ++levels;
+    }
+    cl_int err = clscan_scratch_grow(plan->context, &slot->totals, &slot->totals_bytes, total * plan->element_size);
+    if (err == CL_SUCCESS && j->segmented)
+        err = clscan_scratch_grow(plan->context, &slot->flags, &slot->flags_bytes, total);
+    if (err != CL_SUCCESS)
+        return err;
+    const cl_mem scratch = slot->totals, flags = j->segmented ? slot->flags : slot->totals;
+    const cl_uint yes = 1, no = 0;
+
+    /* Up: tile totals of each level into the next (segmented: with the flags of the tiles). */
+    for (int l = 0; l < levels && err == CL_SUCCESS; ++l) {
+        const cl_mem in = l == 0 ? j->src : scratch;
+        const cl_ulong in_off = l == 0 ? j->src_offset : off[l], in_n = n[l], out_off = off[l + 1];
+        cl_kernel k = l == 0 ? j->data->reduce : j->levels->reduce;
+        ARG(k, 0, in);
+        ARG(k, 1, in_off);
+        ARG(k, 2, in_n);
+        ARG(k, 3, scratch);
+        ARG(k, 4, out_off);
+        if (err == CL_SUCCESS)
+            err = l == 0 ? data_args(j, k, 5) : seg_args(j, k, 5, flags, in_off, flags, 0);
+        if (j->segmented)
+            ARG(k, 9, flags);
+        err = err != CL_SUCCESS ? args_failed(err) : clscan_chain_launch(c, k, n[l + 1], wg, 0);
+    }
+    /* Down: each level of totals in place, the top one without carries. */
+    for (int l = levels; l >= 1 && err == CL_SUCCESS; --l) {
+        const cl_ulong o = off[l], nl = n[l], carry_off = l < levels ? off[l + 1] : 0;
+        const cl_uint use = l < levels ? yes : no;
+        cl_kernel k = j->levels->scan_tiles_inclusive;
+        ARG(k, 0, scratch);
+        ARG(k, 1, o);
+        ARG(k, 2, nl);
+        ARG(k, 3, scratch);
+        ARG(k, 4, carry_off);
+        ARG(k, 5, use);
+        if (err == CL_SUCCESS)
+            err = seg_args(j, k, 6, flags, o, flags, 0);
+        err = err != CL_SUCCESS ? args_failed(err) : clscan_chain_launch(c, k, ceil_div(n[l], tile), wg, 0);
+    }
+    /* Last: the data, with the carries of level 1 (at offset 0 of the scratch). */
+    return err == CL_SUCCESS ? scan_data(j, c, scratch, want_event) : err;
+}
+
+/* Status words are tagged with an epoch of 30 bits; at its end they are cleared again. */
+#define EPOCH_LIMIT (1u << 30)
+/* Bytes per tile of status words, for every layout (16-byte packed words), and for the ticket
+ * counter in front of them. */
+#define STATUS_BYTES 16
+
+static cl_int single_pass(const clscan_plan *plan, const clscan_scan_job *j, clscan_chain *c,
+                          clscan_scratch *slot, int want_event)
+{
+    const clscan_variant *v = &j->data->variant;
+    const size_t tiles = ceil_div(j->count, v->wg * v->items);
+    if (tiles >= (size_t)1 << 31)
+        return clscan_fail(CL_INVALID_BUFFER_SIZE, "%zu tiles are too many for the single-pass scan; use "
+                           "CLSCAN_ALGORITHM_REDUCE_THEN_SCAN", tiles);
+    cl_mem old_status = slot->status;
+    cl_int err = clscan_scratch_grow(plan->context, &slot->status, &slot->status_bytes, (1 + tiles) * STATUS_BYTES);
+    if (err != CL_SUCCESS)
+        return err;
+    if (slot->status != old_status) {   /* new words: cleared below */
+        slot->tiles = slot->status_bytes / STATUS_BYTES - 1;
+        slot->epoch = 0;
+    }
+    /* The separate layout's values for every tile the status words have room for. */
+    if ((err = clscan_scratch_grow(plan->context, &slot->values, &slot->values_bytes,
+                                   2 * slot->tiles * v->element_size)) != CL_SUCCESS)
+        return err;
+    /* Cleared at the first scan, at the end of the epochs, and when the layout changes (another
+     * layout's words could hold anything where this one's status words are). */
+    if (slot->epoch == 0 || slot->epoch >= EPOCH_LIMIT || slot->layout != (int)v->status) {
+        const cl_uint zero = 0;
+        if ((err = clscan_chain_fill(c, slot->status, &zero, sizeof zero, 0, slot->status_bytes, 0)) != CL_SUCCESS)
+            return err;
+        slot->epoch = 1;
+        slot->tickets = 0;
+        slot->layout = (int)v->status;
+    }
+    const cl_ulong count = j->count, capacity = slot->tiles;
+    const cl_uint base = slot->tickets, epoch = slot->epoch;
+    cl_kernel k = j->data->single_pass;
+    ARG(k, 0, j->src);
+    ARG(k, 1, j->src_offset);
+    ARG(k, 2, j->dst);
+    ARG(k, 3, j->dst_offset);
+    ARG(k, 4, count);
+    ARG(k, 5, slot->status);
+    ARG(k, 6, slot->values);
+    ARG(k, 7, capacity);
+    ARG(k, 8, base);
+    ARG(k, 9, epoch);
+    if (err == CL_SUCCESS)
+        err = data_args(j, k, 10);
+    err = err != CL_SUCCESS ? args_failed(err) : clscan_chain_launch(c, k, tiles, v->wg, want_event);
+    if (err == CL_SUCCESS) {
+        slot->tickets += (cl_uint)tiles;
+        slot->epoch += 1;
+    }
+    return err;
+}
+
+cl_int clscan_scan_run(clscan_plan *plan, const clscan_scan_job *j, cl_command_queue queue, cl_uint nwait,
+                       const cl_event *wait, cl_event *event)
+{
+    const clscan_variant *v = &j->data->variant;
+    clscan_chain c;
+    /* One tile needs no scratch; more need the queue's, after its previous use on out-of-order
+     * queues (in-order queues order the uses themselves). */
+    clscan_scratch *slot = j->count <= v->wg * v->items ? NULL : clscan_scratch_slot(plan, queue);
+    cl_int err = clscan_chain_begin(&c, queue, nwait, wait, slot ? slot->last_use : NULL, 0);
+    if (err != CL_SUCCESS)
+        return err;
+    if (!slot)
+        err = scan_data(j, &c, NULL, event != NULL);
+    else if (v->algorithm == CLSCAN_ALGORITHM_SINGLE_PASS)
+        err = single_pass(plan, j, &c, slot, event != NULL);
+    else
+        err = reduce_then_scan(plan, j, &c, slot, event != NULL);
+    clscan_chain_end(&c, err, event, slot && c.out_of_order ? &slot->last_use : NULL);
+    return err;
+}
