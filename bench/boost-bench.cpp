@@ -6,9 +6,9 @@
 //
 // usage: boost-bench [--device P:D] [--device-name NAME] [--cases a,b] [--min LOG2] [--max LOG2] [--reps N]
 //
-// Device time: like clscan-bench, the queue is held by a user event while a marker, the Boost
-// call and a second marker are enqueued; then everything runs back to back and the time is the
-// second marker's start minus the first one's end.  On PoCL Boost's calls never wait for the
+// Device time: like clscan-bench --hold, the queue is held by a user event while a marker, the
+// Boost call and a second marker are enqueued; then everything runs back to back and the time is
+// the second marker's start minus the first one's end.  On PoCL Boost's calls never wait for the
 // device in these cases; on a GPU some do (Boost.Compute's GPU scan reads back inside the call).
 // Then a watchdog opens the gate after 1 s, that run is repeated without the gate, and so are
 // all later runs (host enqueue time included; noted in the output).

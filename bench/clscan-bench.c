@@ -545,7 +545,7 @@ static int buffers_alloc(bench *b, int c, size_t count, buffers *u)
 static cl_int poison(bench *b, cl_mem dst, size_t bytes)
 {
     /* A 4-byte pattern where the size allows: NVIDIA's driver did not finish a 1-byte fill of
-     * exactly 2^31 bytes (float AFFINE at 2^28; doc/performance.md, fourth session). */
+     * exactly 2^31 bytes within 30 s (float AFFINE at 2^28; doc/performance.md). */
     const cl_uint ff = 0xffffffffu;
     const size_t pattern = bytes % 4 ? 1 : 4;
     cl_int err = cl_check(clEnqueueFillBuffer(b->queue, dst, &ff, pattern, 0, bytes, 0, NULL, NULL),

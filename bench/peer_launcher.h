@@ -1,11 +1,12 @@
 /* peer_launcher.h: the benchmarks start their peer programs (Boost.Compute, CUB) through a
  * process forked before the benchmark touches OpenCL.
  *
- * Why: on the H200 machine (2026-11-29, doc/perf/h200-session4-2026-11-29.txt), once a process
- * had called clGetPlatformIDs with NVIDIA's OpenCL loaded, the programs it started saw only
- * PoCL's platform; a program started before that call saw both.  So a Boost.Compute peer
- * started by clscan-bench at the end of its run could not find the NVIDIA device.  The launcher
- * is forked first and never calls OpenCL, so what it starts sees what the benchmark saw.
+ * Why: on the H200 machine (2026-11-29; NVIDIA's and PoCL's platforms announced through
+ * OCL_ICD_FILENAMES), once a process had called clGetPlatformIDs with NVIDIA's OpenCL loaded,
+ * the programs it started saw only PoCL's platform; a program started before that call saw
+ * both.  So a Boost.Compute peer started by clscan-bench at the end of its run could not find
+ * the NVIDIA device.  The launcher is forked first and never calls OpenCL, so what it starts
+ * sees what the benchmark saw.
  *
  * Protocol: the benchmark writes one command line per peer to the launcher; the launcher runs
  * it with popen and sends back its standard output, then a line PEER_END followed by the
