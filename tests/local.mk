@@ -7,7 +7,7 @@ SH_LOG_COMPILER = $(SHELL)
 
 if ENABLE_TESTS
 TESTS_CFLAGS_ = $(AM_CFLAGS) $(CHECK_CFLAGS)
-TESTS_LDADD_ = lib/libclscan.la $(CHECK_LIBS) $(OPENCL_LIBS) -lm
+TESTS_LDADD_ = support/libclscan_support.la lib/libclscan.la $(CHECK_LIBS) $(OPENCL_LIBS) -lm
 TESTUTIL_ = tests/testutil.c tests/testutil.h
 
 # scan_test: every operator x type x kind with the automatic tuning (counts around the tile,
