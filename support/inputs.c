@@ -360,7 +360,10 @@ void sup_random_edges(clscan_op op, clscan_type type, sup_rng *r, void *xv, size
                 store_real(type, x, 2 * i, sup_rng_next(r) & 1 ? -1.0 : 1.0);
                 store_real(type, x, 2 * i + 1, (double)sup_rng_below(r, 9) - 4.0);
             } else {
-                store_ordered(type, x, 2 * i, sup_rng_next(r) | 1);
+                /* a odd in its own width (the low bits), so that the products never become
+                 * 0 mod 2^k, which would make the result blind to all but the last few dozen
+                 * elements. */
+                store_bits(type, x, 2 * i, sup_rng_next(r) | 1);
                 store_ordered(type, x, 2 * i + 1, sup_rng_next(r));
             }
         }
