@@ -19,7 +19,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-/* Its splitmix64 generator and median; the scans' cases it also defines are not used here. */
+/* Its median and splitmix64 (support/inputs.h); the scans' cases it also defines are not used here. */
 #if defined(__GNUC__)
 #pragma GCC diagnostic push
 #pragma GCC diagnostic ignored "-Wunused-function"
@@ -58,7 +58,7 @@ static void alg_generate(int c, size_t n, uint32_t *keys, uint32_t *values, unsi
 {
     uint64_t s = 0xA160C1A5CA11ull ^ ((uint64_t)(c + 1) << 56) ^ (uint64_t)n;
     for (size_t i = 0; i < n; ++i) {
-        const uint64_t r = bench_rng(&s);
+        const uint64_t r = sup_splitmix64(&s);
         switch (c) {
         case ALG_COMPACT50:
         case ALG_COMPACT1:

@@ -1,6 +1,8 @@
 /* The benchmark's cases, shared by clscan-bench (C11), boost-bench (C++) and cub-bench (CUDA):
- * names, element sizes, the input generator (same seed, same data in every program), the
- * sequential reference loop (what a user writes instead of a library call) and the exact check.
+ * names, element sizes, operators and the input generator (same seed, same data in every
+ * program).  The sequential reference (the loop a user writes instead of a library call, timed as
+ * such) and the exact check are the support library's: sup_reference (support/reference.h) with
+ * the case's operator, type and kind, and sup_compare with SUP_MATCH_VALUES (support/compare.h).
  *
  * Inputs are chosen so that every result is exact in any association order, so every program's
  * result can be compared with == (no tolerance):
@@ -11,6 +13,8 @@
  *   float-affine-incl  pairs (a, b), a in {-1, 1}, b in -3..3; the composition of any range is
  *                      (+-1, integer below 2^11), steered like the sum: exact in float.
  *   double-sum-excl    integers in -1000..1000; every partial sum is far below 2^53.
+ * These are not the tool's or the tests' inputs (support/inputs.h): the published results are
+ * measured on exactly these densities, and every peer generates them from this header.
  * Header-only: every function is static. */
 #ifndef CLSCAN_BENCH_COMMON_H
 #define CLSCAN_BENCH_COMMON_H
@@ -18,6 +22,9 @@
 #include <stddef.h>
 #include <stdint.h>
 #include <string.h>
+
+#include "clscan.h"
+#include "support/inputs.h"
 
 /* The cases the peers also run come first (BENCH_NPEER_CASES); clscan-bench alone runs the
  * custom-operator and segmented cases after them, on the data of a peer case (see
@@ -31,6 +38,15 @@ static const char *const bench_case_names[BENCH_NCASES] = {
     "custom-float-sum-excl", "custom-float-affine-incl", "seg-float-sum-excl", "key-int-max-incl"};
 /* Bytes of one element (a pair of floats for the affine cases). */
 static const size_t bench_case_esize[BENCH_NCASES] = {4, 4, 4, 8, 8, 4, 8, 4, 4};
+/* The scan of each case, as a built-in operator (the custom cases compute the same). */
+static const clscan_op bench_case_op[BENCH_NCASES] = {CLSCAN_SUM, CLSCAN_MAX, CLSCAN_LAST_NONZERO, CLSCAN_AFFINE,
+                                                      CLSCAN_SUM, CLSCAN_SUM, CLSCAN_AFFINE, CLSCAN_SUM, CLSCAN_MAX};
+static const clscan_type bench_case_type[BENCH_NCASES] = {CLSCAN_FLOAT, CLSCAN_INT32, CLSCAN_INT32, CLSCAN_FLOAT,
+                                                          CLSCAN_DOUBLE, CLSCAN_FLOAT, CLSCAN_FLOAT, CLSCAN_FLOAT,
+                                                          CLSCAN_INT32};
+static const clscan_kind bench_case_kind[BENCH_NCASES] = {CLSCAN_EXCLUSIVE, CLSCAN_INCLUSIVE, CLSCAN_INCLUSIVE,
+                                                          CLSCAN_INCLUSIVE, CLSCAN_EXCLUSIVE, CLSCAN_EXCLUSIVE,
+                                                          CLSCAN_INCLUSIVE, CLSCAN_EXCLUSIVE, CLSCAN_INCLUSIVE};
 
 /* The case with that name, or -1. */
 static int bench_case_find(const char *name)
@@ -41,22 +57,13 @@ static int bench_case_find(const char *name)
     return -1;
 }
 
-/* splitmix64 */
-static uint64_t bench_rng(uint64_t *s)
-{
-    uint64_t z = (*s += 0x9E3779B97F4A7C15ull);
-    z = (z ^ (z >> 30)) * 0xBF58476D1CE4E5B9ull;
-    z = (z ^ (z >> 27)) * 0x94D049BB133111EBull;
-    return z ^ (z >> 31);
-}
-
 /* Writes the input of case c, n elements, to out (n * bench_case_esize[c] bytes). */
 static void bench_generate(int c, size_t n, void *out)
 {
     uint64_t s = 0x5EEDC1A5CA11ull ^ ((uint64_t)(c + 1) << 56) ^ (uint64_t)n;
     int64_t walk = 0, sign = 1;
     for (size_t i = 0; i < n; ++i) {
-        const uint64_t r = bench_rng(&s);
+        const uint64_t r = sup_splitmix64(&s);
         switch (c) {
         case BENCH_FSUM: {
             int64_t v = (int64_t)(r % 3) - 1;
@@ -90,92 +97,6 @@ static void bench_generate(int c, size_t n, void *out)
             break;
         }
     }
-}
-
-/* The sequential scan of case c: the loop a user writes on the host. */
-static void bench_sequential(int c, size_t n, const void *in, void *out)
-{
-    switch (c) {
-    case BENCH_FSUM: {
-        const float *x = (const float *)in;
-        float *y = (float *)out, s = 0.0f;
-        for (size_t i = 0; i < n; ++i) {
-            y[i] = s;
-            s += x[i];
-        }
-        break;
-    }
-    case BENCH_IMAX: {
-        const int32_t *x = (const int32_t *)in;
-        int32_t *y = (int32_t *)out, m = INT32_MIN;
-        for (size_t i = 0; i < n; ++i) {
-            m = x[i] > m ? x[i] : m;
-            y[i] = m;
-        }
-        break;
-    }
-    case BENCH_ILNZ: {
-        const int32_t *x = (const int32_t *)in;
-        int32_t *y = (int32_t *)out, v = 0;
-        for (size_t i = 0; i < n; ++i) {
-            v = x[i] != 0 ? x[i] : v;
-            y[i] = v;
-        }
-        break;
-    }
-    case BENCH_FAFF: {
-        const float *x = (const float *)in;
-        float *y = (float *)out, pa = 1.0f, pb = 0.0f;
-        for (size_t i = 0; i < n; ++i) {
-            const float ca = x[2 * i], cb = x[2 * i + 1];
-            pb = ca * pb + cb;
-            pa = ca * pa;
-            y[2 * i] = pa;
-            y[2 * i + 1] = pb;
-        }
-        break;
-    }
-    case BENCH_DSUM: {
-        const double *x = (const double *)in;
-        double *y = (double *)out, s = 0.0;
-        for (size_t i = 0; i < n; ++i) {
-            y[i] = s;
-            s += x[i];
-        }
-        break;
-    }
-    default:
-        break;
-    }
-}
-
-/* Elements of got that differ from ref (floats compared with ==, so NaN never matches);
- * *first gets the index of the first one (n if none). */
-static size_t bench_check(int c, size_t n, const void *got, const void *ref, size_t *first)
-{
-    size_t bad = 0;
-    *first = n;
-    for (size_t i = 0; i < n; ++i) {
-        int same;
-        switch (c) {
-        case BENCH_FSUM:
-            same = ((const float *)got)[i] == ((const float *)ref)[i];
-            break;
-        case BENCH_FAFF:
-            same = ((const float *)got)[2 * i] == ((const float *)ref)[2 * i] &&
-                   ((const float *)got)[2 * i + 1] == ((const float *)ref)[2 * i + 1];
-            break;
-        case BENCH_DSUM:
-            same = ((const double *)got)[i] == ((const double *)ref)[i];
-            break;
-        default:
-            same = ((const int32_t *)got)[i] == ((const int32_t *)ref)[i];
-            break;
-        }
-        if (!same && bad++ == 0)
-            *first = i;
-    }
-    return bad;
 }
 
 /* The median of v[0..n-1] (sorts v); 0 for n == 0. */

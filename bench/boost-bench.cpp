@@ -1,6 +1,7 @@
 // boost-bench: the Boost.Compute peer of clscan-bench.  Scans the benchmark's cases with
 // boost::compute::inclusive_scan / exclusive_scan on one OpenCL device, checks every timed run
-// against the sequential reference (bench_common.h: same inputs as clscan-bench) and prints
+// against the sequential reference (support/reference.h, on bench_common.h's inputs, the same as
+// clscan-bench's) and prints
 //   result CASE COUNT DEVICE_MS HOST_MS COPY_MS yes|no
 // (medians; "no": a result differed from the reference).  Lines starting with '#' are notes.
 //
@@ -34,6 +35,8 @@
 #include <vector>
 
 #include "bench_common.h"
+#include "support/compare.h"
+#include "support/reference.h"
 #include "boost_common.hpp"
 
 namespace bc = boost::compute;
@@ -107,7 +110,7 @@ static void run(bc::command_queue &q, int c, size_t n, int reps, Scan scan)
         throw std::runtime_error("element size mismatch");
     std::vector<unsigned char> in(bytes), ref(bytes), out(bytes);
     bench_generate(c, n, in.data());
-    bench_sequential(c, n, in.data(), ref.data());
+    sup_reference(bench_case_op[c], bench_case_type[c], bench_case_kind[c], in.data(), ref.data(), n);
     bc::context ctx = q.get_context();
     bc::vector<T> src(n, ctx), dst(n, ctx);
     q.enqueue_write_buffer(src.get_buffer(), 0, bytes, in.data());
@@ -116,8 +119,8 @@ static void run(bc::command_queue &q, int c, size_t n, int reps, Scan scan)
     auto poison = [&] { q.enqueue_fill_buffer(dst.get_buffer(), &ff, bytes % 4 ? 1 : 4, 0, bytes); q.finish(); };
     auto check = [&] {
         q.enqueue_read_buffer(dst.get_buffer(), 0, bytes, out.data());
-        size_t first;
-        if (bench_check(c, n, out.data(), ref.data(), &first))
+        sup_compare_result res;
+        if (!sup_compare(bench_case_op[c], bench_case_type[c], SUP_MATCH_VALUES, ref.data(), out.data(), n, &res))
             ok = false;
     };
     auto call = [&] { scan(src, dst); };

@@ -5,6 +5,8 @@
 #include "clscan.h"
 #include "bench_common.h"
 #include "peer_launcher.h"
+#include "support/compare.h"
+#include "support/reference.h"
 
 #include <errno.h>
 #include <limits.h>
@@ -417,7 +419,7 @@ typedef struct buffers {
 
 /* ---- The custom-operator and segmented cases -------------------------------------------- */
 
-/* The peer case whose data, reference and check a case uses. */
+/* The peer case whose data a case uses. */
 static int base_case(int c)
 {
     switch (c) {
@@ -440,7 +442,7 @@ static void generate_segments(int c, size_t n, void *out)
     for (size_t i = 0; i < n; ++i) {
         const int head = left == 0;
         if (head) {
-            left = 1 + (size_t)(bench_rng(&s) % 2048);
+            left = 1 + (size_t)(sup_splitmix64(&s) % 2048);
             ++key;
         }
         --left;
@@ -453,27 +455,15 @@ static void generate_segments(int c, size_t n, void *out)
 
 static size_t segs_esize(int c) { return c == BENCH_KIMAX ? sizeof(cl_uint) : sizeof(cl_uchar); }
 
-/* The sequential loop of a segmented case: the base case's loop run on each segment. */
-static void sequential_segmented(int c, size_t n, const void *in, const void *segs, void *out)
-{
-    const size_t e = bench_case_esize[c];
-    size_t start = 0;
-    for (size_t i = 1; i <= n; ++i) {
-        const int head = i == n || (c == BENCH_KIMAX ? ((const cl_uint *)segs)[i] != ((const cl_uint *)segs)[i - 1]
-                                                     : ((const cl_uchar *)segs)[i] != 0);
-        if (head) {
-            bench_sequential(base_case(c), i - start, (const char *)in + start * e, (char *)out + start * e);
-            start = i;
-        }
-    }
-}
-
+/* The sequential loop of case c (the reference): segmented cases run the base case's loop on
+ * each segment. */
 static void sequential(int c, size_t n, const buffers *u, void *out)
 {
     if (segmented_case(c))
-        sequential_segmented(c, n, u->in, u->segs_host, out);
+        sup_reference_segmented(bench_case_op[c], bench_case_type[c], bench_case_kind[c],
+                                c == BENCH_KIMAX ? SUP_KEYS32 : SUP_HEADS, u->segs_host, u->in, out, n);
     else
-        bench_sequential(base_case(c), n, u->in, out);
+        sup_reference(bench_case_op[c], bench_case_type[c], bench_case_kind[c], u->in, out, n);
 }
 
 static void buffers_free(buffers *u)
@@ -562,12 +552,11 @@ static cl_int verify(bench *b, int c, size_t count, buffers *u, row *r)
                           "clEnqueueReadBuffer");
     if (err != CL_SUCCESS)
         return err;
-    size_t first;
-    const size_t bad = bench_check(base_case(c), count, u->out, u->ref, &first);
-    if (bad) {
+    sup_compare_result res;
+    if (!sup_compare(bench_case_op[c], bench_case_type[c], SUP_MATCH_VALUES, u->ref, u->out, count, &res)) {
         if (r->ok) {
-            r->bad = bad;
-            r->first_bad = first;
+            r->bad = res.mismatches;
+            r->first_bad = res.first_mismatch;
         }
         r->ok = 0;
     }
@@ -643,13 +632,6 @@ static void measure_sequential(int c, size_t count, int reps, buffers *u, row *r
     r->seq_ms = bench_median(t, reps);
 }
 
-static const clscan_op case_op[BENCH_NCASES] = {CLSCAN_SUM, CLSCAN_MAX, CLSCAN_LAST_NONZERO, CLSCAN_AFFINE, CLSCAN_SUM,
-                                                CLSCAN_SUM, CLSCAN_AFFINE, CLSCAN_SUM, CLSCAN_MAX};
-static const clscan_type case_type[BENCH_NCASES] = {CLSCAN_FLOAT, CLSCAN_INT32, CLSCAN_INT32, CLSCAN_FLOAT, CLSCAN_DOUBLE,
-                                                    CLSCAN_FLOAT, CLSCAN_FLOAT, CLSCAN_FLOAT, CLSCAN_INT32};
-static const clscan_kind case_kind[BENCH_NCASES] = {CLSCAN_EXCLUSIVE, CLSCAN_INCLUSIVE, CLSCAN_INCLUSIVE,
-                                                    CLSCAN_INCLUSIVE, CLSCAN_EXCLUSIVE, CLSCAN_EXCLUSIVE,
-                                                    CLSCAN_INCLUSIVE, CLSCAN_EXCLUSIVE, CLSCAN_INCLUSIVE};
 /* The custom operators: the built-in float SUM and AFFINE written as clscan_custom. */
 static const clscan_custom custom_sum = {"float", 4, "0.0f", "a + b", NULL};
 static const clscan_custom custom_affine = {"float2", 8, "(float2)(1.0f, 0.0f)",
@@ -661,9 +643,9 @@ static clscan_plan *make_plan(bench *b, int c)
     clscan_plan *p;
     if (c == BENCH_CFSUM || c == BENCH_CFAFF)
         p = clscan_plan_create_custom(b->context, b->device, c == BENCH_CFSUM ? &custom_sum : &custom_affine,
-                                      case_kind[c], &err);
+                                      bench_case_kind[c], &err);
     else
-        p = clscan_plan_create(b->context, b->device, case_op[c], case_type[c], case_kind[c], &err);
+        p = clscan_plan_create(b->context, b->device, bench_case_op[c], bench_case_type[c], bench_case_kind[c], &err);
     if (!p)
         fprintf(stderr, "clscan-bench: clscan_plan_create(%s): %s\n", bench_case_names[c], clscan_last_error());
     return p;
@@ -1000,7 +982,7 @@ static int run_sweep(bench *b, const options *o, int items_sweep, int argc, char
         free(user);
         return 0;
     }
-    bench_sequential(BENCH_FSUM, count, u.in, u.ref);
+    sequential(BENCH_FSUM, count, &u, u.ref);
 
     if (!items_sweep || !o->sweep_primitive)
         print_header(stdout, "# ", b, argc, argv, o->reps);

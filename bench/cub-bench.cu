@@ -1,6 +1,6 @@
 // cub-bench: the CUB peer of clscan-bench.  Scans the benchmark's cases with cub::DeviceScan on
-// one CUDA device, checks every timed run against the sequential reference (bench_common.h: the
-// same inputs as clscan-bench) and prints
+// one CUDA device, checks every timed run against the sequential reference (support/reference.h,
+// on bench_common.h's inputs, the same as clscan-bench's) and prints
 //   result CASE COUNT DEVICE_MS HOST_MS COPY_MS yes|no
 // (medians; "no": a result differed from the reference).  Lines starting with '#' are notes.
 //
@@ -25,6 +25,8 @@
 #include <vector>
 
 #include "bench_common.h"
+#include "support/compare.h"
+#include "support/reference.h"
 
 #define CK(x)                                                                                    \
     do {                                                                                         \
@@ -106,7 +108,7 @@ template <class T, class Scan> static void run(timer &tm, int c, size_t n, int r
         throw std::runtime_error("element size mismatch");
     std::vector<unsigned char> in(bytes), ref(bytes), out(bytes);
     bench_generate(c, n, in.data());
-    bench_sequential(c, n, in.data(), ref.data());
+    sup_reference(bench_case_op[c], bench_case_type[c], bench_case_kind[c], in.data(), ref.data(), n);
     T *src = nullptr, *dst = nullptr;
     void *temp = nullptr;
     size_t temp_bytes = 0;
@@ -124,8 +126,8 @@ template <class T, class Scan> static void run(timer &tm, int c, size_t n, int r
         };
         auto check = [&] {
             CK(cudaMemcpy(out.data(), dst, bytes, cudaMemcpyDeviceToHost));
-            size_t first;
-            if (bench_check(c, n, out.data(), ref.data(), &first))
+            sup_compare_result res;
+            if (!sup_compare(bench_case_op[c], bench_case_type[c], SUP_MATCH_VALUES, ref.data(), out.data(), n, &res))
                 ok = false;
         };
         poison();

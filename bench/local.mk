@@ -3,7 +3,7 @@
 #   make bench BENCH_ARGS="--max 24 --csv bench.csv"
 noinst_PROGRAMS += bench/clscan-bench
 bench_clscan_bench_SOURCES = bench/clscan-bench.c bench/bench_common.h bench/peer_launcher.h
-bench_clscan_bench_LDADD = lib/libclscan.la $(OPENCL_LIBS) -lm
+bench_clscan_bench_LDADD = support/libclscan_support.la lib/libclscan.la $(OPENCL_LIBS) -lm
 EXTRA_DIST += bench/README bench/plot.sh
 
 BENCH_PEERS =
@@ -16,20 +16,24 @@ noinst_PROGRAMS += bench/boost-bench
 bench_boost_bench_SOURCES = bench/boost-bench.cpp bench/bench_common.h bench/boost_common.hpp
 bench_boost_bench_CPPFLAGS = $(AM_CPPFLAGS) -DCL_TARGET_OPENCL_VERSION=120
 bench_boost_bench_CXXFLAGS = $(WARN_CFLAGS) $(PTHREAD_CFLAGS)
-bench_boost_bench_LDADD = $(OPENCL_LIBS)
+bench_boost_bench_LDADD = support/libclscan_support.la $(OPENCL_LIBS)
 BENCH_PEERS += bench/boost-bench$(EXEEXT)
 BENCH_PEER_ARGS += --boost=$(builddir)/bench/boost-bench$(EXEEXT)
 endif
 
 # CUB on NVIDIA machines (configure --enable-cub), compiled and linked by nvcc; the GPU
-# architecture can be changed: make CUB_ARCH=sm_80.
+# architecture can be changed: make CUB_ARCH=sm_80.  nvcc cannot link a libtool library, so it
+# compiles the support library's sources that the peer uses (as C) along with it; clscan.h only
+# gives the enumerations of operators and types (nothing links libclscan).
 CUB_ARCH = sm_90
+CUB_INCLUDES = -I$(srcdir)/bench -I$(srcdir) -I$(srcdir)/include -I$(builddir)/include
+CUB_SUPPORT_FILES = $(srcdir)/support/names.c $(srcdir)/support/reference.c $(srcdir)/support/compare.c
 if ENABLE_CUB
 noinst_PROGRAMS += bench/cub-bench
 bench_cub_bench_SOURCES =
-bench_cub_bench_DEPENDENCIES = $(srcdir)/bench/cub-bench.cu $(srcdir)/bench/bench_common.h
+bench_cub_bench_DEPENDENCIES = $(srcdir)/bench/cub-bench.cu $(srcdir)/bench/bench_common.h $(CUB_SUPPORT_FILES)
 bench_cub_bench_LINK = $(NVCC) $(NVCCFLAGS) -arch=$(CUB_ARCH) -Xcompiler=-Wall,-Wextra \
-	-I$(srcdir)/bench $(srcdir)/bench/cub-bench.cu -o $@
+	$(CUB_INCLUDES) $(srcdir)/bench/cub-bench.cu $(CUB_SUPPORT_FILES) -o $@
 BENCH_PEERS += bench/cub-bench$(EXEEXT)
 BENCH_PEER_ARGS += --cub=$(builddir)/bench/cub-bench$(EXEEXT)
 endif
@@ -62,7 +66,7 @@ bench_cub_bench_algos_SOURCES =
 bench_cub_bench_algos_DEPENDENCIES = $(srcdir)/bench/cub-bench-algos.cu $(srcdir)/bench/bench_algos.h \
 	$(srcdir)/bench/bench_common.h
 bench_cub_bench_algos_LINK = $(NVCC) $(NVCCFLAGS) -arch=$(CUB_ARCH) -Xcompiler=-Wall,-Wextra \
-	-I$(srcdir)/bench $(srcdir)/bench/cub-bench-algos.cu -o $@
+	$(CUB_INCLUDES) $(srcdir)/bench/cub-bench-algos.cu -o $@
 BENCH_ALGOS_PEERS += bench/cub-bench-algos$(EXEEXT)
 BENCH_ALGOS_PEER_ARGS += --cub=$(builddir)/bench/cub-bench-algos$(EXEEXT)
 endif

@@ -36,7 +36,7 @@ XFAIL_TESTS += tests/swapped_comb.sh
 # The test programs' flags: Check's, and the library with Check for the programs that name no
 # libraries of their own (the tests).
 AM_CFLAGS += $(CHECK_CFLAGS) $(PTHREAD_CFLAGS)
-LDADD = lib/libclscan.la $(CHECK_LIBS) $(OPENCL_LIBS) $(PTHREAD_CFLAGS) -lm
+LDADD = support/libclscan_support.la lib/libclscan.la $(CHECK_LIBS) $(OPENCL_LIBS) $(PTHREAD_CFLAGS) -lm
 TESTUTIL_ = tests/testutil.c tests/testutil.h
 TESTOPS_ = tests/testops.c tests/testops.h
 

@@ -101,14 +101,10 @@ static bool check_case(const to_op *o, clscan_kind kind, clscan_plan *plan, cons
     size_t left = segment_length(c->pattern, tile);
     unsigned char *x = src + c->src_offset * e, *y = expect + dst_off * e;
     memcpy(expect, c->in_place ? src : dst0, dst_len * e);
-    size_t start = 0;
     for (size_t i = 0; i < n; i++) {
         const bool head = i > 0 && left == 0;
-        if (head) {
-            to_reference(o, kind, x + start * e, y + start * e, i - start);
-            start = i;
+        if (head)
             left = segment_length(c->pattern, tile);
-        }
         --left;
         unsigned char *s = seg + (c->seg_offset + i) * ke;
         if (c->source == HEADS) {
@@ -124,7 +120,12 @@ static bool check_case(const to_op *o, clscan_kind kind, clscan_plan *plan, cons
             }
         }
     }
-    to_reference(o, kind, x + start * e, y + start * e, n - start);
+    /* The reference of each segment, as the heads or keys mark them. */
+    const sup_segments how = c->source == HEADS ? SUP_HEADS : c->source == KEYS32 ? SUP_KEYS32 : SUP_KEYS64;
+    for (size_t start = 0, end; start < n; start = end) {
+        end = sup_segment_end(how, seg + c->seg_offset * ke, start, n);
+        to_reference(o, kind, x + start * e, y + start * e, end - start);
+    }
 
     cl_mem sbuf = tu_buffer(tu.context, CL_MEM_READ_WRITE, src_len * e, src);
     cl_mem hbuf = tu_buffer(tu.context, CL_MEM_READ_ONLY, seg_len * ke, seg);

@@ -278,17 +278,9 @@ size_t to_diff(const to_op *o, const void *expected, const void *got, size_t n)
                 return i;
         return n;
     }
-    char msg[256];
-    for (size_t lo = 0, step = 1 << 12; lo < n; lo += step) {   /* tu_compare gives no index */
-        const size_t m = n - lo < step ? n - lo : step, e = tu_elem_size(o->op, o->type);
-        if (!tu_compare(o->op, o->type, (const char *)expected + lo * e, (const char *)got + lo * e, m,
-                        msg, sizeof msg))
-            for (size_t i = 0; i < m; i++)
-                if (!tu_compare(o->op, o->type, (const char *)expected + (lo + i) * e,
-                                (const char *)got + (lo + i) * e, 1, msg, sizeof msg))
-                    return lo + i;
-    }
-    return n;
+    sup_compare_result res;
+    sup_compare(o->op, o->type, SUP_MATCH_VALUES, expected, got, n, &res);
+    return res.first_mismatch;
 }
 
 typedef struct custom_plan {

@@ -2,7 +2,6 @@
 #include "testutil.h"
 
 #include <inttypes.h>
-#include <math.h>
 #include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -13,46 +12,30 @@
 tu_env tu;
 uint64_t tu_seed;
 
-const clscan_op tu_ops[TU_NOPS] = {CLSCAN_SUM, CLSCAN_MAX, CLSCAN_MIN, CLSCAN_LAST_NONZERO, CLSCAN_AFFINE};
-const clscan_type tu_types[TU_NTYPES] = {CLSCAN_INT32, CLSCAN_UINT32, CLSCAN_INT64,
-                                         CLSCAN_UINT64, CLSCAN_FLOAT, CLSCAN_DOUBLE};
-
 /* ---- Random numbers: xoshiro256**, one state per thread ---------------------------------- */
 
-static _Thread_local uint64_t rng[4];
+static _Thread_local sup_rng rng;
 static _Thread_local bool rng_seeded;
-
-static uint64_t splitmix(uint64_t *x)
-{
-    uint64_t z = (*x += 0x9e3779b97f4a7c15u);
-    z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9u;
-    z = (z ^ (z >> 27)) * 0x94d049bb133111ebu;
-    return z ^ (z >> 31);
-}
 
 static void rng_seed(uint64_t seed)
 {
-    for (int i = 0; i < 4; i++)
-        rng[i] = splitmix(&seed);
+    sup_rng_seed(&rng, seed);
     rng_seeded = true;
 }
 
-uint64_t tu_rand(void)
+/* This thread's generator, seeded on its first use. */
+static sup_rng *thread_rng(void)
 {
     if (!rng_seeded) {
         static _Atomic unsigned threads;
         rng_seed(tu_seed ^ (0x51ed2701u * ++threads));
     }
-    uint64_t r = rng[1] * 5;
-    r = ((r << 7) | (r >> 57)) * 9;
-    uint64_t t = rng[1] << 17;
-    rng[2] ^= rng[0];
-    rng[3] ^= rng[1];
-    rng[1] ^= rng[2];
-    rng[0] ^= rng[3];
-    rng[2] ^= t;
-    rng[3] = (rng[3] << 45) | (rng[3] >> 19);
-    return r;
+    return &rng;
+}
+
+uint64_t tu_rand(void)
+{
+    return sup_rng_next(thread_rng());
 }
 
 uint64_t tu_rand_below(uint64_t n)
@@ -184,298 +167,11 @@ void tu_watchdog(unsigned seconds)
     }
 }
 
-/* ---- Names and sizes ------------------------------------------------------------------------ */
-
-const char *tu_op_name(clscan_op op)
-{
-    static const char *n[] = {"SUM", "MAX", "MIN", "LAST_NONZERO", "AFFINE"};
-    return (unsigned)op < 5 ? n[op] : "?op";
-}
-
-const char *tu_type_name(clscan_type type)
-{
-    static const char *n[] = {"int32", "uint32", "int64", "uint64", "float", "double"};
-    return (unsigned)type < 6 ? n[type] : "?type";
-}
-
-const char *tu_kind_name(clscan_kind kind)
-{
-    return kind == CLSCAN_INCLUSIVE ? "inclusive" : kind == CLSCAN_EXCLUSIVE ? "exclusive" : "?kind";
-}
-
-size_t tu_scalar_size(clscan_type type)
-{
-    switch (type) {
-    case CLSCAN_INT32: case CLSCAN_UINT32: case CLSCAN_FLOAT: return 4;
-    case CLSCAN_INT64: case CLSCAN_UINT64: case CLSCAN_DOUBLE: return 8;
-    }
-    return 0;
-}
-
-size_t tu_elem_size(clscan_op op, clscan_type type)
-{
-    return tu_scalar_size(type) * (op == CLSCAN_AFFINE ? 2 : 1);
-}
-
-static bool is_float(clscan_type type)
-{
-    return type == CLSCAN_FLOAT || type == CLSCAN_DOUBLE;
-}
-
-/* ---- The reference scan ----------------------------------------------------------------------- */
-
-#define IADD(T, UT, a, b) ((T)((UT)(a) + (UT)(b)))
-#define IMUL(T, UT, a, b) ((T)((UT)(a) * (UT)(b)))
-#define FADD(T, UT, a, b) ((a) + (b))
-#define FMUL(T, UT, a, b) ((a) * (b))
-#define IMAX(a, b) ((b) > (a) ? (b) : (a))
-#define IMIN(a, b) ((b) < (a) ? (b) : (a))
-/* IEEE 754-2019 maximum / minimum: the first NaN wins, -0.0 < +0.0. */
-#define FMAX(a, b) (isnan(a) ? (a) : isnan(b) ? (b) \
-                    : ((b) > (a) || ((b) == (a) && signbit(a) && !signbit(b))) ? (b) : (a))
-#define FMIN(a, b) (isnan(a) ? (a) : isnan(b) ? (b) \
-                    : ((b) < (a) || ((b) == (a) && signbit(b) && !signbit(a))) ? (b) : (a))
-
-#define DEFINE_REFERENCE(NAME, T, UT, ADD, MUL, MAXF, MINF, LOWEST, HIGHEST)                  \
-    static T NAME##_comb(clscan_op op, T a, T b)                                            \
-    {                                                                                       \
-        switch (op) {                                                                       \
-        case CLSCAN_SUM: return ADD(T, UT, a, b);                                           \
-        case CLSCAN_MAX: return MAXF(a, b);                                                 \
-        case CLSCAN_MIN: return MINF(a, b);                                                 \
-        default: return b != 0 ? b : a; /* LAST_NONZERO */                                  \
-        }                                                                                   \
-    }                                                                                       \
-    static void NAME##_reference(clscan_op op, bool incl, const void *xv, void *yv, size_t n) \
-    {                                                                                       \
-        const T *x = xv;                                                                    \
-        T *y = yv;                                                                          \
-        if (op == CLSCAN_AFFINE) {                                                          \
-            T pa = 1, pb = 0; /* comb(p, c) = (c.a*p.a, c.a*p.b + c.b) */                   \
-            for (size_t i = 0; i < n; i++) {                                                \
-                T ca = x[2 * i], cb = x[2 * i + 1];                                         \
-                if (!incl) {                                                                \
-                    y[2 * i] = pa;                                                          \
-                    y[2 * i + 1] = pb;                                                      \
-                }                                                                           \
-                T na = MUL(T, UT, ca, pa), nb = ADD(T, UT, MUL(T, UT, ca, pb), cb);         \
-                pa = na;                                                                    \
-                pb = nb;                                                                    \
-                if (incl) {                                                                 \
-                    y[2 * i] = pa;                                                          \
-                    y[2 * i + 1] = pb;                                                      \
-                }                                                                           \
-            }                                                                               \
-            return;                                                                         \
-        }                                                                                   \
-        T acc = op == CLSCAN_MAX ? LOWEST : op == CLSCAN_MIN ? HIGHEST : 0;                 \
-        for (size_t i = 0; i < n; i++) {                                                    \
-            T v = x[i];                                                                     \
-            if (incl) {                                                                     \
-                acc = NAME##_comb(op, acc, v);                                              \
-                y[i] = acc;                                                                 \
-            } else {                                                                        \
-                y[i] = acc;                                                                 \
-                acc = NAME##_comb(op, acc, v);                                              \
-            }                                                                               \
-        }                                                                                   \
-    }
-
-DEFINE_REFERENCE(i32, int32_t, uint32_t, IADD, IMUL, IMAX, IMIN, INT32_MIN, INT32_MAX)
-DEFINE_REFERENCE(u32, uint32_t, uint32_t, IADD, IMUL, IMAX, IMIN, 0, UINT32_MAX)
-DEFINE_REFERENCE(i64, int64_t, uint64_t, IADD, IMUL, IMAX, IMIN, INT64_MIN, INT64_MAX)
-DEFINE_REFERENCE(u64, uint64_t, uint64_t, IADD, IMUL, IMAX, IMIN, 0, UINT64_MAX)
-DEFINE_REFERENCE(f32, float, float, FADD, FMUL, FMAX, FMIN, -INFINITY, INFINITY)
-DEFINE_REFERENCE(f64, double, double, FADD, FMUL, FMAX, FMIN, -INFINITY, INFINITY)
-
-void tu_reference(clscan_op op, clscan_type type, clscan_kind kind, const void *x, void *y, size_t n)
-{
-    bool incl = kind == CLSCAN_INCLUSIVE;
-    switch (type) {
-    case CLSCAN_INT32: i32_reference(op, incl, x, y, n); break;
-    case CLSCAN_UINT32: u32_reference(op, incl, x, y, n); break;
-    case CLSCAN_INT64: i64_reference(op, incl, x, y, n); break;
-    case CLSCAN_UINT64: u64_reference(op, incl, x, y, n); break;
-    case CLSCAN_FLOAT: f32_reference(op, incl, x, y, n); break;
-    case CLSCAN_DOUBLE: f64_reference(op, incl, x, y, n); break;
-    }
-}
-
-/* ---- Inputs --------------------------------------------------------------------------------- */
-
-/* Stores scalar number i of x from 64 random-ish bits u; ascending u gives ascending values,
- * signed ones too (the sign bit is flipped). */
-static void store_int(clscan_type type, void *x, size_t i, uint64_t u)
-{
-    switch (type) {
-    case CLSCAN_INT32: ((int32_t *)x)[i] = (int32_t)((uint32_t)(u >> 32) ^ 0x80000000u); break;
-    case CLSCAN_UINT32: ((uint32_t *)x)[i] = (uint32_t)(u >> 32); break;
-    case CLSCAN_INT64: ((int64_t *)x)[i] = (int64_t)(u ^ (UINT64_C(1) << 63)); break;
-    case CLSCAN_UINT64: ((uint64_t *)x)[i] = u; break;
-    default: break;
-    }
-}
-
-static void store_real(clscan_type type, void *x, size_t i, double v)
-{
-    if (type == CLSCAN_FLOAT)
-        ((float *)x)[i] = (float)v;
-    else
-        ((double *)x)[i] = v;
-}
-
-/* A quiet NaN with a random payload and sign. */
-static void store_nan(clscan_type type, void *x, size_t i)
-{
-    uint64_t r = tu_rand();
-    if (type == CLSCAN_FLOAT) {
-        uint32_t bits = 0x7fc00000u | (uint32_t)(r & 0x003fffffu) | ((uint32_t)(r >> 40) & 0x80000000u);
-        memcpy((float *)x + i, &bits, 4);
-    } else {
-        uint64_t bits = UINT64_C(0x7ff8000000000000) | (r & UINT64_C(0x0007ffffffffffff));
-        bits |= (tu_rand() & 1) << 63;
-        memcpy((double *)x + i, &bits, 8);
-    }
-}
-
-static void negate_real(clscan_type type, void *x, size_t i)
-{
-    if (type == CLSCAN_FLOAT) {
-        uint32_t b;
-        memcpy(&b, (float *)x + i, 4);
-        b ^= 0x80000000u;
-        memcpy((float *)x + i, &b, 4);
-    } else {
-        uint64_t b;
-        memcpy(&b, (double *)x + i, 8);
-        b ^= UINT64_C(1) << 63;
-        memcpy((double *)x + i, &b, 8);
-    }
-}
-
-/* A random real number: a random sign, magnitude between 2^-20 and 2^20. */
-static double random_real(void)
-{
-    double m = (double)(tu_rand() >> 11) / 9007199254740992.0 + 0.5;
-    double v = ldexp(m, (int)tu_rand_below(41) - 20);
-    return tu_rand() & 1 ? -v : v;
-}
-
-static void fill_max_min(clscan_op op, clscan_type type, void *x, size_t n)
-{
-    if (!is_float(type)) {
-        /* A rising trend over the full range with jitter, so the running maximum keeps
-         * changing across tiles; now and then the lowest value or a value near zero. */
-        uint64_t step = UINT64_MAX / (n ? n : 1);
-        for (size_t i = 0; i < n; i++) {
-            uint64_t u, r = tu_rand_below(16);
-            if (r == 0)
-                u = 0;
-            else if (r == 1)
-                u = UINT64_C(1) << 63;
-            else {
-                u = step * i;
-                uint64_t jitter = step < UINT64_MAX / 64 ? tu_rand_below(step * 64) : tu_rand();
-                u = u > UINT64_MAX - jitter ? UINT64_MAX : u + jitter;
-            }
-            store_int(type, x, i, op == CLSCAN_MAX ? u : ~u);
-        }
-        return;
-    }
-    /* Floats: a rising trend of integers and halves from -150 to +50 (many equal values),
-     * mixed with +0.0, -0.0 and -inf (so the running maximum sits on signed zeros for a long
-     * time), +inf only in the last tenth, and 0 to 3 NaNs with different payloads in the second
-     * half.  MIN gets the same values negated. */
-    for (size_t i = 0; i < n; i++) {
-        uint64_t r = tu_rand_below(100);
-        double v;
-        if (r < 15)
-            v = 0.0;
-        else if (r < 30)
-            v = -0.0;
-        else if (r < 38)
-            v = -INFINITY;
-        else if (r < 40 && i >= n - n / 10)
-            v = INFINITY;
-        else
-            v = floor((double)i / (double)n * 400.0 - 300.0) / 2.0;
-        store_real(type, x, i, v);
-    }
-    if (n > 0) {
-        size_t nans = (size_t)tu_rand_below(4);
-        for (size_t k = 0; k < nans; k++)
-            store_nan(type, x, n / 2 + (size_t)tu_rand_below(n - n / 2));
-    }
-    if (op == CLSCAN_MIN)
-        for (size_t i = 0; i < n; i++)
-            negate_real(type, x, i);
-}
-
-static void fill_last_nonzero(clscan_type type, void *x, size_t n)
-{
-    /* Sparse: a run of leading zeros, then mostly zeros (-0.0 as well as +0.0 for floats). */
-    size_t lead = (size_t)tu_rand_below(n / 2 + 1);
-    for (size_t i = 0; i < n; i++) {
-        bool zero = i < lead || tu_rand_below(8) != 0;
-        if (is_float(type)) {
-            if (zero)
-                store_real(type, x, i, tu_rand() & 1 ? -0.0 : 0.0);
-            else {
-                uint64_t r = tu_rand_below(16);
-                if (r == 0)
-                    store_nan(type, x, i);
-                else if (r == 1)
-                    store_real(type, x, i, tu_rand() & 1 ? -INFINITY : INFINITY);
-                else
-                    store_real(type, x, i, random_real());
-            }
-        } else {
-            uint64_t u = zero ? 0 : tu_rand();
-            if (!zero && tu_rand_below(8) == 0)
-                u = tu_rand() & 1 ? 0 : UINT64_MAX; /* the extremes */
-            switch (type) {
-            case CLSCAN_INT32: ((int32_t *)x)[i] = (int32_t)(uint32_t)u; break;
-            case CLSCAN_UINT32: ((uint32_t *)x)[i] = (uint32_t)u; break;
-            case CLSCAN_INT64: ((int64_t *)x)[i] = (int64_t)u; break;
-            case CLSCAN_UINT64: ((uint64_t *)x)[i] = u; break;
-            default: break;
-            }
-        }
-    }
-}
+/* ---- Inputs and comparison ---------------------------------------------------------------- */
 
 void tu_fill(clscan_op op, clscan_type type, void *x, size_t n)
 {
-    switch (op) {
-    case CLSCAN_SUM:
-        for (size_t i = 0; i < n; i++) {
-            if (is_float(type)) /* small integers: exact sums in any order */
-                store_real(type, x, i, (double)tu_rand_below(17) - 8.0);
-            else
-                store_int(type, x, i, tu_rand());
-        }
-        break;
-    case CLSCAN_MAX:
-    case CLSCAN_MIN:
-        fill_max_min(op, type, x, n);
-        break;
-    case CLSCAN_LAST_NONZERO:
-        fill_last_nonzero(type, x, n);
-        break;
-    case CLSCAN_AFFINE:
-        for (size_t i = 0; i < n; i++) {
-            if (is_float(type)) { /* a = +-1, b small: exact in any order */
-                store_real(type, x, 2 * i, tu_rand() & 1 ? -1.0 : 1.0);
-                store_real(type, x, 2 * i + 1, (double)tu_rand_below(9) - 4.0);
-            } else {
-                /* Full range; a odd so that products never become 0 mod 2^k, which would
-                 * make the result blind to everything but the last few dozen elements. */
-                store_int(type, x, 2 * i, tu_rand() | 1);
-                store_int(type, x, 2 * i + 1, tu_rand());
-            }
-        }
-        break;
-    }
+    sup_random_edges(op, type, thread_rng(), x, n);
 }
 
 void tu_fill_float_fractions(float *x, size_t n)
@@ -484,91 +180,17 @@ void tu_fill_float_fractions(float *x, size_t n)
         x[i] = (float)((double)((int64_t)tu_rand_below(1u << 24) - (1 << 23)) / 8388608.0);
 }
 
-/* ---- Comparison and formatting ---------------------------------------------------------------- */
-
-static void format_scalar(clscan_type type, const void *x, size_t i, char *buf, size_t size)
-{
-    switch (type) {
-    case CLSCAN_INT32: snprintf(buf, size, "%" PRId32, ((const int32_t *)x)[i]); break;
-    case CLSCAN_UINT32: snprintf(buf, size, "%" PRIu32, ((const uint32_t *)x)[i]); break;
-    case CLSCAN_INT64: snprintf(buf, size, "%" PRId64, ((const int64_t *)x)[i]); break;
-    case CLSCAN_UINT64: snprintf(buf, size, "%" PRIu64, ((const uint64_t *)x)[i]); break;
-    case CLSCAN_FLOAT: {
-        uint32_t b;
-        memcpy(&b, (const float *)x + i, 4);
-        snprintf(buf, size, "%.9g [0x%08" PRIx32 "]", (double)((const float *)x)[i], b);
-        break;
-    }
-    case CLSCAN_DOUBLE: {
-        uint64_t b;
-        memcpy(&b, (const double *)x + i, 8);
-        snprintf(buf, size, "%.17g [0x%016" PRIx64 "]", ((const double *)x)[i], b);
-        break;
-    }
-    }
-}
-
-void tu_format(clscan_op op, clscan_type type, const void *x, size_t i, char *buf, size_t size)
-{
-    if (op == CLSCAN_AFFINE) {
-        char a[64], b[64];
-        format_scalar(type, x, 2 * i, a, sizeof a);
-        format_scalar(type, x, 2 * i + 1, b, sizeof b);
-        snprintf(buf, size, "(%s, %s)", a, b);
-    } else
-        format_scalar(type, x, i, buf, size);
-}
-
-static bool scalar_equal(clscan_op op, clscan_type type, const void *e, const void *g, size_t i)
-{
-    if (op == CLSCAN_SUM || op == CLSCAN_AFFINE) {
-        /* Exact values; the sign of a zero may differ with the order of a float sum. */
-        if (type == CLSCAN_FLOAT)
-            return ((const float *)e)[i] == ((const float *)g)[i];
-        if (type == CLSCAN_DOUBLE)
-            return ((const double *)e)[i] == ((const double *)g)[i];
-    }
-    size_t s = tu_scalar_size(type);
-    return memcmp((const char *)e + i * s, (const char *)g + i * s, s) == 0;
-}
-
 bool tu_compare(clscan_op op, clscan_type type, const void *expected, const void *got, size_t n,
                 char *msg, size_t msgsize)
 {
-    size_t per = op == CLSCAN_AFFINE ? 2 : 1;
-    for (size_t i = 0; i < n; i++) {
-        for (size_t k = 0; k < per; k++) {
-            if (!scalar_equal(op, type, expected, got, i * per + k)) {
-                char e[128], g[128];
-                size_t bad = 0;
-                for (size_t j = i; j < n; j++)
-                    for (size_t m = 0; m < per; m++)
-                        if (!scalar_equal(op, type, expected, got, j * per + m)) {
-                            bad++;
-                            break;
-                        }
-                tu_format(op, type, expected, i, e, sizeof e);
-                tu_format(op, type, got, i, g, sizeof g);
-                snprintf(msg, msgsize, "first difference at index %zu of %zu: expected %s, got %s "
-                         "(%zu elements differ)", i, n, e, g, bad);
-                return false;
-            }
-        }
-    }
-    return true;
+    sup_compare_result res;
+    if (sup_compare(op, type, SUP_MATCH_VALUES, expected, got, n, &res))
+        return true;
+    sup_describe_mismatch(op, type, expected, got, n, &res, msg, msgsize);
+    return false;
 }
 
 /* ---- Plans ---------------------------------------------------------------------------------- */
-
-const char *tu_algo_name(clscan_algorithm algo)
-{
-    switch (algo) {
-    case CLSCAN_ALGORITHM_AUTO: return "auto";
-    case CLSCAN_ALGORITHM_REDUCE_THEN_SCAN: return "reduce-then-scan";
-    case CLSCAN_ALGORITHM_SINGLE_PASS: return "single-pass";
-    }
-    return "?algorithm";
-}
 
 clscan_plan *tu_plan_algo(clscan_op op, clscan_type type, clscan_kind kind, size_t wg, size_t items,
                           clscan_algorithm algo)
@@ -663,7 +285,7 @@ static uint64_t case_seed(const tu_case *c)
                         c->src_offset, c->dst_offset, (uint64_t)c->layout, c->salt};
     for (size_t i = 0; i < sizeof parts / sizeof parts[0]; i++) {
         h ^= parts[i] + 0x9e3779b97f4a7c15u + (h << 6) + (h >> 2);
-        h = splitmix(&h);
+        h = sup_splitmix64(&h);
     }
     return h;
 }
@@ -711,11 +333,10 @@ bool tu_check_scan(clscan_plan *plan, const tu_case *c, char *msg, size_t msgsiz
     if (c->input)
         memcpy(src0 + src_off * es, c->input, n * es);
     else {
-        uint64_t saved[4];
-        memcpy(saved, rng, sizeof saved);
+        const sup_rng saved = rng;
         rng_seed(case_seed(c)); /* the same case gives the same input for a given seed */
         tu_fill(c->op, c->type, src0 + src_off * es, n);
-        memcpy(rng, saved, sizeof saved);
+        rng = saved;
         tu_rand();
     }
     if (!two) /* one buffer: the source range lies in it too */

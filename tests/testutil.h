@@ -10,6 +10,10 @@
 #include <check.h>
 
 #include "clscan.h"
+#include "support/compare.h"
+#include "support/inputs.h"
+#include "support/names.h"
+#include "support/reference.h"
 
 /* The device every test uses: the default device, a context and an in-order queue. */
 typedef struct tu_env {
@@ -39,35 +43,42 @@ extern uint64_t tu_seed;
 uint64_t tu_rand(void);
 uint64_t tu_rand_below(uint64_t n); /* uniform in [0, n), n > 0 */
 
-/* ---- Names ---- */
-const char *tu_op_name(clscan_op op);
-const char *tu_type_name(clscan_type type);
-const char *tu_kind_name(clscan_kind kind);
-size_t tu_scalar_size(clscan_type type);
-size_t tu_elem_size(clscan_op op, clscan_type type); /* the test's own idea: pairs for AFFINE */
+/* ---- Names (the support library's, support/names.h) ---- */
+static inline const char *tu_op_name(clscan_op op) { return sup_op_name(op); }
+static inline const char *tu_type_name(clscan_type type) { return sup_type_name(type); }
+static inline const char *tu_kind_name(clscan_kind kind) { return sup_kind_name(kind); }
+static inline size_t tu_scalar_size(clscan_type type) { return sup_scalar_size(type); }
+static inline size_t tu_elem_size(clscan_op op, clscan_type type) { return sup_element_size(op, type); }
 
-#define TU_NOPS 5
-#define TU_NTYPES 6
-extern const clscan_op tu_ops[TU_NOPS];
-extern const clscan_type tu_types[TU_NTYPES];
+#define TU_NOPS SUP_NOPS
+#define TU_NTYPES SUP_NTYPES
+#define tu_ops sup_ops
+#define tu_types sup_types
 
 /* ---- Inputs, reference and comparison ---- */
-/* Fills n elements of x with inputs suited to op and type (see testutil.c). */
+/* Fills n elements of x with the tests' edge-case inputs (sup_random_edges) from this thread's
+ * generator. */
 void tu_fill(clscan_op op, clscan_type type, void *x, size_t n);
 /* Fills n elements with float SUM inputs that are not integers (for the reproducibility check). */
 void tu_fill_float_fractions(float *x, size_t n);
 /* Fills bytes with random bytes (guard patterns). */
 void tu_fill_bytes(void *p, size_t bytes);
-/* The sequential reference: acc = N; inclusive: acc = comb(acc, x[i]), y[i] = acc;
+/* The sequential reference (sup_reference): acc = N; inclusive: acc = comb(acc, x[i]), y[i] = acc;
  * exclusive: y[i] = acc, acc = comb(acc, x[i]).  x and y may be the same array. */
-void tu_reference(clscan_op op, clscan_type type, clscan_kind kind, const void *x, void *y, size_t n);
-/* Compares n elements of got with expected: == for SUM and AFFINE on float and double,
- * bit patterns otherwise.  Returns true if equal; otherwise writes the first differing index
- * and both values into msg. */
+static inline void tu_reference(clscan_op op, clscan_type type, clscan_kind kind, const void *x, void *y, size_t n)
+{
+    sup_reference(op, type, kind, x, y, n);
+}
+/* Compares n elements of got with expected (SUP_MATCH_VALUES): == for SUM and AFFINE on float and
+ * double, bit patterns otherwise.  Returns true if equal; otherwise writes the first differing
+ * index, both values and the number of differing elements into msg. */
 bool tu_compare(clscan_op op, clscan_type type, const void *expected, const void *got, size_t n,
                 char *msg, size_t msgsize);
 /* Writes element i of x as text. */
-void tu_format(clscan_op op, clscan_type type, const void *x, size_t i, char *buf, size_t bufsize);
+static inline void tu_format(clscan_op op, clscan_type type, const void *x, size_t i, char *buf, size_t bufsize)
+{
+    sup_format_element(op, type, x, i, buf, bufsize);
+}
 
 /* ---- Plans ---- */
 /* A plan with the automatic tuning and algorithm, created once per (op, type, kind) and kept
@@ -79,7 +90,7 @@ clscan_plan *tu_plan_tuned(clscan_op op, clscan_type type, clscan_kind kind, siz
  * the algorithm share one program (no extra build). */
 clscan_plan *tu_plan_algo(clscan_op op, clscan_type type, clscan_kind kind, size_t wg, size_t items,
                           clscan_algorithm algo);
-const char *tu_algo_name(clscan_algorithm algo);
+static inline const char *tu_algo_name(clscan_algorithm algo) { return sup_algorithm_name(algo); }
 /* For main(), before the tests: creates and caches that plan, or exits 99 (a setup error). */
 void tu_prepare_plan(clscan_op op, clscan_type type, clscan_kind kind, size_t wg, size_t items,
                      clscan_algorithm algo);

@@ -14,9 +14,10 @@
 #include <string.h>
 #include <time.h>
 
-#include "elements.h"
-#include "random_input.h"
-#include "reference.h"
+#include "support/compare.h"
+#include "support/inputs.h"
+#include "support/names.h"
+#include "support/reference.h"
 
 enum { EXIT_MATCHED = 0, EXIT_MISMATCH = 1, EXIT_TROUBLE = 2 };
 
@@ -237,13 +238,13 @@ static int parse_options(int argc, char **argv, options *o)
         case OPT_INPUT:        o->input = value; break;
         case OPT_OUTPUT:       o->output = value; break;
         case OPT_OP:
-            if (!parse_op(value, &o->op)) {
+            if (!sup_parse_op(value, &o->op)) {
                 usage_error("unknown operator '%s' (sum, max, min, last-nonzero, affine)", value);
                 return EXIT_TROUBLE;
             }
             break;
         case OPT_TYPE:
-            if (!parse_type(value, &o->type)) {
+            if (!sup_parse_type(value, &o->type)) {
                 usage_error("unknown type '%s' (int32, uint32, int64, uint64, float, double)", value);
                 return EXIT_TROUBLE;
             }
@@ -278,13 +279,7 @@ static int parse_options(int argc, char **argv, options *o)
             o->tuning_set = true;
             break;
         case OPT_ALGORITHM:
-            if (strcmp(value, "auto") == 0)
-                o->algorithm = CLSCAN_ALGORITHM_AUTO;
-            else if (strcmp(value, "reduce-then-scan") == 0)
-                o->algorithm = CLSCAN_ALGORITHM_REDUCE_THEN_SCAN;
-            else if (strcmp(value, "single-pass") == 0)
-                o->algorithm = CLSCAN_ALGORITHM_SINGLE_PASS;
-            else {
+            if (!sup_parse_algorithm(value, &o->algorithm)) {
                 usage_error("unknown algorithm '%s' (auto, reduce-then-scan, single-pass)", value);
                 return EXIT_TROUBLE;
             }
@@ -515,16 +510,6 @@ static int list_devices(void)
     return EXIT_SUCCESS;
 }
 
-static const char *algorithm_name(clscan_algorithm algorithm)
-{
-    switch (algorithm) {
-    case CLSCAN_ALGORITHM_AUTO:             return "automatic";
-    case CLSCAN_ALGORITHM_REDUCE_THEN_SCAN: return "reduce-then-scan";
-    case CLSCAN_ALGORITHM_SINGLE_PASS:      return "single-pass";
-    }
-    return "?";
-}
-
 /* ---- files ------------------------------------------------------------------------------- */
 
 /* Reads all of path ('-': stdin) into a malloc'ed buffer of at least min_alloc bytes. */
@@ -720,16 +705,16 @@ static int check_result(session *s)
 {
     const options *o = s->o;
     FILE *f = s->report;
-    compare_result res;
+    sup_compare_result res;
     char dev[128], ref[128], in[128];
     bool ok;
 
-    if (o->input && needs_tolerance(o->op, o->type)) {
+    if (o->input && sup_needs_tolerance(o->op, o->type)) {
         size_t wg = 0, items = 0;
         clscan_plan_get_tuning(s->plan, &wg, &items);
         const double tol = o->tolerance_set ? o->tolerance
-                                            : default_tolerance(o->op, o->type, s->count, wg, items);
-        ok = compare_tolerant(o->op, o->type, o->kind, s->input, s->result, s->count, tol, &res);
+                                            : sup_default_tolerance(o->op, o->type, s->count, wg, items);
+        ok = sup_compare_tolerant(o->op, o->type, o->kind, s->input, s->result, s->count, tol, &res);
         fprintf(f, "check:    %s: max relative error %.3g", ok ? "matched" : "MISMATCH", res.max_rel_error);
         if (s->count > 0)
             fprintf(f, " (element %zu)", res.worst_index);
@@ -740,8 +725,8 @@ static int check_result(session *s)
                 tol, o->op == CLSCAN_SUM ? "sum" : "affine scan");
         if (!ok) {
             const size_t i = res.first_mismatch;
-            format_element(o->op, o->type, s->result + i * s->element_size, dev, sizeof dev);
-            format_element(o->op, o->type, s->input + i * s->element_size, in, sizeof in);
+            sup_format_element(o->op, o->type, s->result, i, dev, sizeof dev);
+            sup_format_element(o->op, o->type, s->input, i, in, sizeof in);
             fprintf(f, "          %zu of %zu elements outside the tolerance; the first, element %zu:\n"
                        "            input     %s\n            device    %s\n",
                     res.mismatches, s->count, i, in, dev);
@@ -756,15 +741,15 @@ static int check_result(session *s)
             fprintf(stderr, "clscan: out of memory for the reference\n");
             return EXIT_TROUBLE;
         }
-        reference_scan(o->op, o->type, o->kind, s->input, s->expected, s->count);
-        ok = compare_exact(o->op, o->type, s->expected, s->result, s->count, &res);
+        sup_reference(o->op, o->type, o->kind, s->input, s->expected, s->count);
+        ok = sup_compare(o->op, o->type, SUP_MATCH_BITS, s->expected, s->result, s->count, &res);
         if (ok) {
             fprintf(f, "check:    matched: bitwise equal to the sequential CPU reference\n");
         } else {
             const size_t i = res.first_mismatch;
-            format_element(o->op, o->type, s->result + i * s->element_size, dev, sizeof dev);
-            format_element(o->op, o->type, s->expected + i * s->element_size, ref, sizeof ref);
-            format_element(o->op, o->type, s->input + i * s->element_size, in, sizeof in);
+            sup_format_element(o->op, o->type, s->result, i, dev, sizeof dev);
+            sup_format_element(o->op, o->type, s->expected, i, ref, sizeof ref);
+            sup_format_element(o->op, o->type, s->input, i, in, sizeof in);
             fprintf(f, "check:    MISMATCH: %zu of %zu elements differ from the sequential CPU reference;\n"
                        "          the first, element %zu:\n"
                        "            input     %s\n            device    %s\n            reference %s\n",
@@ -782,7 +767,7 @@ static int run_scan_session(session *s)
     int status;
 
     /* The input, first: a bad file should not wait for the device. */
-    s->element_size = element_bytes(o->op, o->type);
+    s->element_size = sup_element_size(o->op, o->type);
     if (o->input) {
         size_t size;
         if (!read_file(o->input, s->element_size, &s->input, &size))
@@ -791,10 +776,10 @@ static int run_scan_session(session *s)
             if (o->op == CLSCAN_AFFINE)
                 fprintf(stderr, "clscan: '%s': %zu bytes is not a whole number of affine %s elements:\n"
                                 "  each element is a pair a, b of %zu bytes each, %zu bytes in all\n",
-                        o->input, size, type_name(o->type), scalar_size(o->type), s->element_size);
+                        o->input, size, sup_type_name(o->type), sup_scalar_size(o->type), s->element_size);
             else
                 fprintf(stderr, "clscan: '%s': %zu bytes is not a whole number of %s elements of %zu bytes\n",
-                        o->input, size, type_name(o->type), s->element_size);
+                        o->input, size, sup_type_name(o->type), s->element_size);
             return EXIT_TROUBLE;
         }
         s->count = size / s->element_size;
@@ -809,7 +794,7 @@ static int run_scan_session(session *s)
             fprintf(stderr, "clscan: out of memory for %zu elements\n", s->count);
             return EXIT_TROUBLE;
         }
-        random_input(o->op, o->type, o->seed, s->input, s->count);
+        sup_random_exact(o->op, o->type, o->seed, s->input, s->count);
     }
 
     /* The device, its context and a profiling queue. */
@@ -839,7 +824,7 @@ static int run_scan_session(session *s)
     }
 
     /* The plan. */
-    fprintf(f, "scan:     %s, %s, %s\n", op_name(o->op), type_name(o->type), kind_name(o->kind));
+    fprintf(f, "scan:     %s, %s, %s\n", sup_op_name(o->op), sup_type_name(o->type), sup_kind_name(o->kind));
     s->plan = clscan_plan_create(s->context, s->device, o->op, o->type, o->kind, &err);
     if (!s->plan) {
         clscan_failed("clscan_plan_create", err);
@@ -866,7 +851,7 @@ static int run_scan_session(session *s)
     }
 
     if (!o->input)
-        fprintf(f, "input:    random, seed %" PRIu64 ": %s\n", o->seed, describe_random_input(o->op, o->type));
+        fprintf(f, "input:    random, seed %" PRIu64 ": %s\n", o->seed, sup_describe_random_exact(o->op, o->type));
     else
         fprintf(f, "input:    %s\n", strcmp(o->input, "-") == 0 ? "standard input" : o->input);
     fprintf(f, "count:    %zu element%s, %zu bytes\n", s->count, s->count == 1 ? "" : "s",
@@ -875,7 +860,7 @@ static int run_scan_session(session *s)
     if (clscan_plan_get_tuning(s->plan, &wg, &ipw) == CL_SUCCESS)
         fprintf(f, "tuning:   work-group size %zu, %zu items per work-item, tiles of %zu\n",
                 wg, ipw, wg * ipw);
-    fprintf(f, "algorithm: %s%s\n", algorithm_name(clscan_plan_get_algorithm(s->plan)),
+    fprintf(f, "algorithm: %s%s\n", sup_algorithm_name(clscan_plan_get_algorithm(s->plan)),
             o->algorithm_set && o->algorithm != CLSCAN_ALGORITHM_AUTO ? "" : " (automatic choice)");
 
     /* The buffers. */

@@ -1,0 +1,128 @@
+/* Names, sizes and printing of operators, types, kinds and algorithms: see names.h. */
+#include "support/names.h"
+
+#include <inttypes.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <string.h>
+
+const clscan_op sup_ops[SUP_NOPS] = {CLSCAN_SUM, CLSCAN_MAX, CLSCAN_MIN, CLSCAN_LAST_NONZERO, CLSCAN_AFFINE};
+const clscan_type sup_types[SUP_NTYPES] = {CLSCAN_INT32, CLSCAN_UINT32, CLSCAN_INT64,
+                                           CLSCAN_UINT64, CLSCAN_FLOAT, CLSCAN_DOUBLE};
+
+/* Indexed by the enumerators' values (0, 1, ...). */
+static const char *const op_names[SUP_NOPS] = {"sum", "max", "min", "last-nonzero", "affine"};
+static const char *const type_names[SUP_NTYPES] = {"int32", "uint32", "int64", "uint64", "float", "double"};
+static const char *const kind_names[2] = {"inclusive", "exclusive"};
+static const char *const algorithm_names[3] = {"auto", "reduce-then-scan", "single-pass"};
+
+/* The enumerators are checked against the tables' order once, here. */
+_Static_assert(CLSCAN_SUM == 0 && CLSCAN_AFFINE == SUP_NOPS - 1, "clscan_op is not 0 ... SUP_NOPS - 1");
+_Static_assert(CLSCAN_INT32 == 0 && CLSCAN_DOUBLE == SUP_NTYPES - 1, "clscan_type is not 0 ... SUP_NTYPES - 1");
+_Static_assert(CLSCAN_INCLUSIVE == 0 && CLSCAN_EXCLUSIVE == 1, "clscan_kind is not 0, 1");
+_Static_assert(CLSCAN_ALGORITHM_AUTO == 0 && CLSCAN_ALGORITHM_REDUCE_THEN_SCAN == 1 &&
+               CLSCAN_ALGORITHM_SINGLE_PASS == 2, "clscan_algorithm is not 0, 1, 2");
+
+#define NAME_OF(table, value) \
+    ((unsigned)(value) < sizeof table / sizeof table[0] ? table[(unsigned)(value)] : "?")
+
+const char *sup_op_name(clscan_op op) { return NAME_OF(op_names, op); }
+const char *sup_type_name(clscan_type type) { return NAME_OF(type_names, type); }
+const char *sup_kind_name(clscan_kind kind) { return NAME_OF(kind_names, kind); }
+const char *sup_algorithm_name(clscan_algorithm algorithm) { return NAME_OF(algorithm_names, algorithm); }
+
+/* The index of s in table, or -1. */
+static int find_name(const char *const *table, size_t n, const char *s)
+{
+    for (size_t i = 0; i < n; i++)
+        if (strcmp(s, table[i]) == 0)
+            return (int)i;
+    return -1;
+}
+
+#define PARSE(table, type_, s, out)                                       \
+    do {                                                                  \
+        const int i_ = find_name(table, sizeof table / sizeof table[0], s); \
+        if (i_ < 0)                                                       \
+            return false;                                                 \
+        *(out) = (type_)i_;                                               \
+        return true;                                                      \
+    } while (0)
+
+bool sup_parse_op(const char *s, clscan_op *out)
+{
+    if (strcmp(s, "last_nonzero") == 0) {
+        *out = CLSCAN_LAST_NONZERO;
+        return true;
+    }
+    PARSE(op_names, clscan_op, s, out);
+}
+
+bool sup_parse_type(const char *s, clscan_type *out) { PARSE(type_names, clscan_type, s, out); }
+bool sup_parse_kind(const char *s, clscan_kind *out) { PARSE(kind_names, clscan_kind, s, out); }
+bool sup_parse_algorithm(const char *s, clscan_algorithm *out) { PARSE(algorithm_names, clscan_algorithm, s, out); }
+
+size_t sup_scalar_size(clscan_type type)
+{
+    switch (type) {
+    case CLSCAN_INT32: case CLSCAN_UINT32: case CLSCAN_FLOAT: return 4;
+    case CLSCAN_INT64: case CLSCAN_UINT64: case CLSCAN_DOUBLE: return 8;
+    }
+    return 0;
+}
+
+size_t sup_scalars_per_element(clscan_op op)
+{
+    return op == CLSCAN_AFFINE ? 2 : 1;
+}
+
+size_t sup_element_size(clscan_op op, clscan_type type)
+{
+    return sup_scalars_per_element(op) * sup_scalar_size(type);
+}
+
+bool sup_type_is_float(clscan_type type)
+{
+    return type == CLSCAN_FLOAT || type == CLSCAN_DOUBLE;
+}
+
+/* Scalar i of x (memcpy: x need not be aligned for the type). */
+static void format_scalar(clscan_type type, const void *x, size_t i, char *buf, size_t size)
+{
+    const unsigned char *p = (const unsigned char *)x + i * sup_scalar_size(type);
+    int32_t i32;
+    uint32_t u32;
+    int64_t i64;
+    uint64_t u64;
+    float f;
+    double d;
+    switch (type) {
+    case CLSCAN_INT32: memcpy(&i32, p, 4); snprintf(buf, size, "%" PRId32, i32); return;
+    case CLSCAN_UINT32: memcpy(&u32, p, 4); snprintf(buf, size, "%" PRIu32, u32); return;
+    case CLSCAN_INT64: memcpy(&i64, p, 8); snprintf(buf, size, "%" PRId64, i64); return;
+    case CLSCAN_UINT64: memcpy(&u64, p, 8); snprintf(buf, size, "%" PRIu64, u64); return;
+    case CLSCAN_FLOAT:
+        memcpy(&f, p, 4);
+        memcpy(&u32, p, 4);
+        snprintf(buf, size, "%.9g [0x%08" PRIx32 "]", (double)f, u32);
+        return;
+    case CLSCAN_DOUBLE:
+        memcpy(&d, p, 8);
+        memcpy(&u64, p, 8);
+        snprintf(buf, size, "%.17g [0x%016" PRIx64 "]", d, u64);
+        return;
+    }
+    snprintf(buf, size, "?");
+}
+
+void sup_format_element(clscan_op op, clscan_type type, const void *x, size_t i, char *buf, size_t size)
+{
+    if (op == CLSCAN_AFFINE) {
+        char a[64], b[64];
+        format_scalar(type, x, 2 * i, a, sizeof a);
+        format_scalar(type, x, 2 * i + 1, b, sizeof b);
+        snprintf(buf, size, "(%s, %s)", a, b);
+    } else {
+        format_scalar(type, x, i, buf, size);
+    }
+}
