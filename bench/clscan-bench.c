@@ -27,7 +27,6 @@
 
 #define MAX_REPS 1000
 #define MAX_LOG2 40
-#define BLELLOCH_DEFINE "-DCLSCAN_WG_SCAN_BLELLOCH"
 
 /* ---- Options ------------------------------------------------------------------------- */
 
@@ -920,29 +919,21 @@ static int run_main(bench *b, const options *o, int argc, char **argv, FILE *csv
 
 /* ---- Sweeps ----------------------------------------------------------------------------- */
 
-/* CLSCAN_BUILD_OPTIONS as the user set it, with the Blelloch define appended (blelloch) or not. */
-static int set_primitive(const char *user, int blelloch)
-{
-    if (!blelloch)
-        return user ? setenv("CLSCAN_BUILD_OPTIONS", user, 1) : unsetenv("CLSCAN_BUILD_OPTIONS");
-    char buf[1024];
-    snprintf(buf, sizeof buf, "%s%s%s", user ? user : "", user ? " " : "", BLELLOCH_DEFINE);
-    return setenv("CLSCAN_BUILD_OPTIONS", buf, 1);
-}
-
 /* One sweep cell: float-sum-excl with the given tuning (0: automatic) and primitive. */
-static void sweep_cell(bench *b, const char *user_opts, int blelloch, size_t wg, size_t items, size_t count,
-                       int reps, buffers *u, row *r)
+static void sweep_cell(bench *b, clscan_primitive primitive, size_t wg, size_t items, size_t count, int reps,
+                       buffers *u, row *r)
 {
     memset(r, 0, sizeof *r);
     r->c = BENCH_FSUM;
     r->count = count;
     r->bytes = count * bench_case_esize[BENCH_FSUM];
-    set_primitive(user_opts, blelloch);
     clscan_plan *plan = make_plan(b, BENCH_FSUM);
-    cl_int err = plan ? clscan_plan_set_tuning(plan, wg, items) : CLSCAN_INVALID_PLAN;
+    cl_int err = plan ? clscan_plan_set_variant(plan, CLSCAN_TILES_AUTO, primitive) : CLSCAN_INVALID_PLAN;
+    if (err == CL_SUCCESS)
+        err = clscan_plan_set_tuning(plan, wg, items);
     if (plan && err != CL_SUCCESS)
-        fprintf(stderr, "clscan-bench: clscan_plan_set_tuning(%zu, %zu): %s\n", wg, items, clscan_last_error());
+        fprintf(stderr, "clscan-bench: primitive %d, tuning %zu x %zu: %s\n", (int)primitive, wg, items,
+                clscan_last_error());
     if (err == CL_SUCCESS) {
         clscan_plan_get_tuning(plan, &r->wg, &r->items);
         err = measure_scan(b, plan, BENCH_FSUM, count, reps, u, r);
@@ -952,7 +943,6 @@ static void sweep_cell(bench *b, const char *user_opts, int blelloch, size_t wg,
         r->why = clscan_error_string(err);
     }
     clscan_plan_release(plan);
-    set_primitive(user_opts, 0);
 }
 
 static void sweep_print_cell(FILE *f, const row *r)
@@ -973,21 +963,18 @@ static int run_sweep(bench *b, const options *o, int items_sweep, int argc, char
         fprintf(stderr, "clscan-bench: 2^%d floats: %s\n", o->at_log2, why);
         return 0;
     }
-    const char *env = getenv("CLSCAN_BUILD_OPTIONS");
-    char *user = env ? strdup(env) : NULL;
     buffers u;
     int all_ok = 1;
     if (buffers_alloc(b, BENCH_FSUM, count, &u)) {
         buffers_free(&u);
-        free(user);
         return 0;
     }
     sequential(BENCH_FSUM, count, &u, u.ref);
 
     if (!items_sweep || !o->sweep_primitive)
         print_header(stdout, "# ", b, argc, argv, o->reps);
-    printf("# float-sum-excl, n = 2^%d; HS: Hillis-Steele work-group scan (default), Blelloch: with "
-           "CLSCAN_BUILD_OPTIONS=%s\n", o->at_log2, BLELLOCH_DEFINE);
+    printf("# float-sum-excl, n = 2^%d; HS: the Hillis-Steele work-group scan, Blelloch: Blelloch's "
+           "(clscan_plan_set_variant)\n", o->at_log2);
     printf("%6s %6s %12s %12s %9s %9s  %s\n", "wg", "items", "HS_ms", "Blelloch_ms", "HS_GB/s", "Bl_GB/s", "winner");
     if (csv) {
         if (!items_sweep || !o->sweep_primitive) {
@@ -1001,8 +988,8 @@ static int run_sweep(bench *b, const options *o, int items_sweep, int argc, char
         row hs, bl;
         const size_t wg = items_sweep ? 0 : v, items = items_sweep ? v : 0;
         fprintf(stderr, "clscan-bench: sweep wg %zu items %zu\n", wg, items);
-        sweep_cell(b, user, 0, wg, items, count, o->reps, &u, &hs);
-        sweep_cell(b, user, 1, wg, items, count, o->reps, &u, &bl);
+        sweep_cell(b, CLSCAN_PRIMITIVE_HILLIS_STEELE, wg, items, count, o->reps, &u, &hs);
+        sweep_cell(b, CLSCAN_PRIMITIVE_BLELLOCH, wg, items, count, o->reps, &u, &bl);
         const int hs_good = !hs.status && hs.ok, bl_good = !bl.status && bl.ok;
         all_ok &= hs_good && bl_good;
         const row *shown = hs.status ? &bl : &hs;
@@ -1018,7 +1005,6 @@ static int run_sweep(bench *b, const options *o, int items_sweep, int argc, char
         clscan_cache_clear();   /* the programs of this cell are not needed again */
     }
     buffers_free(&u);
-    free(user);
     return all_ok;
 }
 

@@ -1,4 +1,4 @@
-/* Names, sizes and printing of operators, types, kinds and algorithms: see names.h. */
+/* Names, sizes and printing of operators, types, kinds, algorithms and variants: see names.h. */
 #include "support/names.h"
 
 #include <inttypes.h>
@@ -15,6 +15,8 @@ static const char *const op_names[SUP_NOPS] = {"sum", "max", "min", "last-nonzer
 static const char *const type_names[SUP_NTYPES] = {"int32", "uint32", "int64", "uint64", "float", "double"};
 static const char *const kind_names[2] = {"inclusive", "exclusive"};
 static const char *const algorithm_names[3] = {"auto", "reduce-then-scan", "single-pass"};
+static const char *const tiles_names[4] = {"auto", "registers", "staged", "streamed"};
+static const char *const primitive_names[4] = {"auto", "hillis-steele", "blelloch", "two-level"};
 
 /* The enumerators are checked against the tables' order once, here. */
 _Static_assert(CLSCAN_SUM == 0 && CLSCAN_AFFINE == SUP_NOPS - 1, "clscan_op is not 0 ... SUP_NOPS - 1");
@@ -22,6 +24,8 @@ _Static_assert(CLSCAN_INT32 == 0 && CLSCAN_DOUBLE == SUP_NTYPES - 1, "clscan_typ
 _Static_assert(CLSCAN_INCLUSIVE == 0 && CLSCAN_EXCLUSIVE == 1, "clscan_kind is not 0, 1");
 _Static_assert(CLSCAN_ALGORITHM_AUTO == 0 && CLSCAN_ALGORITHM_REDUCE_THEN_SCAN == 1 &&
                CLSCAN_ALGORITHM_SINGLE_PASS == 2, "clscan_algorithm is not 0, 1, 2");
+_Static_assert(CLSCAN_TILES_AUTO == 0 && CLSCAN_TILES_STREAMED == 3, "clscan_tiles is not 0 ... 3");
+_Static_assert(CLSCAN_PRIMITIVE_AUTO == 0 && CLSCAN_PRIMITIVE_TWO_LEVEL == 3, "clscan_primitive is not 0 ... 3");
 
 #define NAME_OF(table, value) \
     ((unsigned)(value) < sizeof table / sizeof table[0] ? table[(unsigned)(value)] : "?")
@@ -30,6 +34,8 @@ const char *sup_op_name(clscan_op op) { return NAME_OF(op_names, op); }
 const char *sup_type_name(clscan_type type) { return NAME_OF(type_names, type); }
 const char *sup_kind_name(clscan_kind kind) { return NAME_OF(kind_names, kind); }
 const char *sup_algorithm_name(clscan_algorithm algorithm) { return NAME_OF(algorithm_names, algorithm); }
+const char *sup_tiles_name(clscan_tiles tiles) { return NAME_OF(tiles_names, tiles); }
+const char *sup_primitive_name(clscan_primitive primitive) { return NAME_OF(primitive_names, primitive); }
 
 /* The index of s in table, or -1. */
 static int find_name(const char *const *table, size_t n, const char *s)
@@ -61,6 +67,8 @@ bool sup_parse_op(const char *s, clscan_op *out)
 bool sup_parse_type(const char *s, clscan_type *out) { PARSE(type_names, clscan_type, s, out); }
 bool sup_parse_kind(const char *s, clscan_kind *out) { PARSE(kind_names, clscan_kind, s, out); }
 bool sup_parse_algorithm(const char *s, clscan_algorithm *out) { PARSE(algorithm_names, clscan_algorithm, s, out); }
+bool sup_parse_tiles(const char *s, clscan_tiles *out) { PARSE(tiles_names, clscan_tiles, s, out); }
+bool sup_parse_primitive(const char *s, clscan_primitive *out) { PARSE(primitive_names, clscan_primitive, s, out); }
 
 size_t sup_scalar_size(clscan_type type)
 {

@@ -1,4 +1,5 @@
-/* Names, sizes and printing of the built-in operators, element types, kinds and algorithms, for
+/* Names, sizes and printing of the built-in operators, element types, kinds, algorithms and
+ * kernel variants, for
  * the programs around the library: the tests, the clscan tool and the benchmarks.  A new
  * operator or type is added here once for all of them (the library has its own table in
  * lib/plan.c: it does not depend on these programs). */
@@ -25,6 +26,8 @@ const char *sup_op_name(clscan_op op);       /* "sum", "max", "min", "last-nonze
 const char *sup_type_name(clscan_type type); /* "int32", "uint32", "int64", "uint64", "float", "double" */
 const char *sup_kind_name(clscan_kind kind); /* "inclusive", "exclusive" */
 const char *sup_algorithm_name(clscan_algorithm algorithm); /* "auto", "reduce-then-scan", "single-pass" */
+const char *sup_tiles_name(clscan_tiles tiles);             /* "auto", "registers", "staged", "streamed" */
+const char *sup_primitive_name(clscan_primitive primitive); /* "auto", "hillis-steele", "blelloch", "two-level" */
 
 /* The names above back to values (for operators also "last_nonzero", the enumerator's
  * spelling); false, and *out untouched, if s names nothing. */
@@ -32,6 +35,8 @@ bool sup_parse_op(const char *s, clscan_op *out);
 bool sup_parse_type(const char *s, clscan_type *out);
 bool sup_parse_kind(const char *s, clscan_kind *out);
 bool sup_parse_algorithm(const char *s, clscan_algorithm *out);
+bool sup_parse_tiles(const char *s, clscan_tiles *out);
+bool sup_parse_primitive(const char *s, clscan_primitive *out);
 
 size_t sup_scalar_size(clscan_type type);                /* bytes of one scalar; 0 for no type */
 size_t sup_scalars_per_element(clscan_op op);            /* 2 for AFFINE's pairs (a, b), else 1 */

@@ -43,12 +43,15 @@ typedef struct options {
     double tolerance;
     bool algorithm_set;
     clscan_algorithm algorithm;
+    bool variant_set;
+    clscan_tiles tiles;
+    clscan_primitive primitive;
 } options;
 
 enum option_id {
     OPT_HELP, OPT_VERSION, OPT_LIST_DEVICES, OPT_DEVICE, OPT_OP, OPT_TYPE, OPT_INCLUSIVE,
     OPT_EXCLUSIVE, OPT_COUNT, OPT_INPUT, OPT_OUTPUT, OPT_REPEAT, OPT_SEED, OPT_TUNING, OPT_TOLERANCE,
-    OPT_ALGORITHM
+    OPT_ALGORITHM, OPT_VARIANT
 };
 
 static const struct option_spec {
@@ -64,7 +67,7 @@ static const struct option_spec {
     { "input", OPT_INPUT, true },          { "output", OPT_OUTPUT, true },
     { "repeat", OPT_REPEAT, true },        { "seed", OPT_SEED, true },
     { "tuning", OPT_TUNING, true },        { "tolerance", OPT_TOLERANCE, true },
-    { "algorithm", OPT_ALGORITHM, true },
+    { "algorithm", OPT_ALGORITHM, true },   { "variant", OPT_VARIANT, true },
 };
 
 static void print_help(FILE *f)
@@ -102,6 +105,9 @@ static void print_help(FILE *f)
 "  --algorithm=A    how arrays of more than one tile are scanned\n"
 "                   (clscan_plan_set_algorithm): auto (default),\n"
 "                   reduce-then-scan, single-pass\n"
+"  --variant=T:P    the kernels that scan a tile (clscan_plan_set_variant):\n"
+"                   tiles T auto, registers, staged or streamed; work-group\n"
+"                   primitive P auto, hillis-steele, blelloch or two-level\n"
 "  --tolerance=T    relative tolerance of the check of float and double sum and\n"
 "                   affine scans of --input data, whose result depends on the\n"
 "                   order of evaluation (default: epsilon times a bound on the\n"
@@ -125,8 +131,8 @@ static void print_help(FILE *f)
 "bitwise the same result), 1 if not, 2 for usage, input/output, OpenCL or clscan\n"
 "errors.\n"
 "\n"
-"Environment: CLSCAN_DEVICE, CLSCAN_KERNEL_DIR, CLSCAN_BUILD_OPTIONS; see\n"
-"clscan(1) and clscan(3).\n",
+"Environment: CLSCAN_DEVICE; for kernel work CLSCAN_KERNEL_DIR and\n"
+"CLSCAN_DEVELOP; see clscan(1), clscan(3) and doc/hacking.md.\n",
         f);
 }
 
@@ -285,6 +291,21 @@ static int parse_options(int argc, char **argv, options *o)
             }
             o->algorithm_set = true;
             break;
+        case OPT_VARIANT: {
+            char tiles[32] = "";
+            const char *colon = strchr(value, ':');
+            const size_t n = colon ? (size_t)(colon - value) : sizeof tiles;
+            if (n < sizeof tiles) {
+                memcpy(tiles, value, n);
+                tiles[n] = '\0';
+            }
+            if (n >= sizeof tiles || !sup_parse_tiles(tiles, &o->tiles) || !sup_parse_primitive(colon + 1, &o->primitive)) {
+                usage_error("invalid variant '%s' (TILES:PRIMITIVE, e.g. staged:blelloch)", value);
+                return EXIT_TROUBLE;
+            }
+            o->variant_set = true;
+            break;
+        }
         case OPT_TOLERANCE: {
             char *end;
             errno = 0;
@@ -830,6 +851,13 @@ static int run_scan_session(session *s)
         clscan_failed("clscan_plan_create", err);
         return EXIT_TROUBLE;
     }
+    if (o->variant_set) {
+        err = clscan_plan_set_variant(s->plan, o->tiles, o->primitive);
+        if (err != CL_SUCCESS) {
+            clscan_failed("clscan_plan_set_variant", err);
+            return EXIT_TROUBLE;
+        }
+    }
     if (o->tuning_set) {
         err = clscan_plan_set_tuning(s->plan, o->work_group_size, o->items_per_work_item);
         if (err != CL_SUCCESS) {
@@ -862,6 +890,12 @@ static int run_scan_session(session *s)
                 wg, ipw, wg * ipw);
     fprintf(f, "algorithm: %s%s\n", sup_algorithm_name(clscan_plan_get_algorithm(s->plan)),
             o->algorithm_set && o->algorithm != CLSCAN_ALGORITHM_AUTO ? "" : " (automatic choice)");
+    clscan_tiles tiles;
+    clscan_primitive primitive;
+    if (clscan_plan_get_variant(s->plan, &tiles, &primitive) == CL_SUCCESS)
+        fprintf(f, "variant:  %s tiles, %s work-group scan%s\n", sup_tiles_name(tiles),
+                tiles == CLSCAN_TILES_STREAMED ? "no" : sup_primitive_name(primitive),
+                o->variant_set ? "" : " (automatic choice)");
 
     /* The buffers. */
     s->buffer_size = s->count ? s->count * s->element_size : s->element_size;
