@@ -38,12 +38,18 @@ cl_int clscan_custom_source(const clscan_custom *op, char **source)
 {
     if (!op)
         return clscan_fail(CLSCAN_INVALID_CUSTOM_OPERATOR, "clscan_plan_create_custom: op is NULL");
-    const char *const strings[] = {op->type, op->neutral, op->comb};
-    const char *const names[] = {"type", "neutral", "comb"};
-    for (int i = 0; i < 3; ++i)
-        if (blank(strings[i]))
+    const char *const strings[] = {op->type, op->neutral, op->comb, op->preamble};
+    const char *const names[] = {"type", "neutral", "comb", "preamble"};
+    const size_t limits[] = {CLSCAN_CUSTOM_MAX_TYPE, CLSCAN_CUSTOM_MAX_EXPRESSION, CLSCAN_CUSTOM_MAX_EXPRESSION,
+                             CLSCAN_CUSTOM_MAX_PREAMBLE};
+    for (int i = 0; i < 4; ++i) {
+        if (i < 3 && blank(strings[i]))
             return clscan_fail(CLSCAN_INVALID_CUSTOM_OPERATOR, "clscan_plan_create_custom: op->%s is %s",
                                names[i], strings[i] ? "an empty string" : "NULL");
+        if (strings[i] && strnlen(strings[i], limits[i] + 1) > limits[i])
+            return clscan_fail(CLSCAN_INVALID_CUSTOM_OPERATOR, "clscan_plan_create_custom: op->%s is longer than "
+                               "%zu characters", names[i], limits[i]);
+    }
     if (op->size == 0)
         return clscan_fail(CLSCAN_INVALID_CUSTOM_OPERATOR, "clscan_plan_create_custom: op->size is 0");
     const char *preamble = op->preamble ? op->preamble : "";

@@ -2,6 +2,7 @@
  * chosen for them (variant.c).  The public functions that create, tune and release plans. */
 #include "plan.h"
 #include "custom.h"
+#include "program.h"
 
 #include <stdlib.h>
 #include <string.h>
@@ -165,6 +166,42 @@ CLSCAN_API clscan_plan *clscan_plan_create(cl_context context, cl_device_id devi
     return create(fn, context, device, kind, &proto, err);
 }
 
+/* After a custom plan failed: CLSCAN_ELEMENT_SIZE_MISMATCH if op->size is not the device's
+ * sizeof(type), found by the compile-time check of the operator's definitions built alone (a
+ * plan may fail on its element size before its program is compiled); else err as it was. */
+static cl_int size_mismatch(const char *fn, cl_context context, cl_device_id device, const clscan_custom *op,
+                            cl_int err)
+{
+    if (err != CL_BUILD_PROGRAM_FAILURE && err != CLSCAN_DEVICE_NOT_SUPPORTED)
+        return err;
+    int mismatch = err == CL_BUILD_PROGRAM_FAILURE && strstr(clscan_last_error(), CLSCAN_CUSTOM_SIZE_CHECK);
+    if (err == CLSCAN_DEVICE_NOT_SUPPORTED) {
+        char *text = NULL, *saved = NULL;
+        clscan_device_info info;
+        clscan_dev_options dev;
+        cl_program program = NULL;
+        const char *none[] = {NULL};
+        if ((saved = malloc(strlen(clscan_last_error()) + 1)))
+            strcpy(saved, clscan_last_error());
+        if (saved && clscan_custom_source(op, &text) == CL_SUCCESS &&
+            clscan_check_device(fn, context, device, &info) == CL_SUCCESS &&
+            clscan_env_dev_options(&dev) == CL_SUCCESS &&
+            clscan_program_get(context, device, &info, &dev, text, none, "", &program) == CL_BUILD_PROGRAM_FAILURE)
+            mismatch = strstr(clscan_last_error(), CLSCAN_CUSTOM_SIZE_CHECK) != NULL;
+        if (program)
+            clReleaseProgram(program);
+        if (saved && !mismatch)
+            clscan_fail(err, "%s", saved);   /* the plan's own message */
+        free(saved);
+        free(text);
+    }
+    if (!mismatch)
+        return err;
+    return clscan_fail(CLSCAN_ELEMENT_SIZE_MISMATCH, "%s: op->size is %zu, but the device's sizeof(%s) is not %zu "
+                       "(the compile-time check %s failed)", fn, op->size, op->type, op->size,
+                       CLSCAN_CUSTOM_SIZE_CHECK);
+}
+
 CLSCAN_API clscan_plan *clscan_plan_create_custom(cl_context context, cl_device_id device,
                                                   const clscan_custom *op, clscan_kind kind,
                                                   cl_int *errcode_ret)
@@ -182,10 +219,8 @@ CLSCAN_API clscan_plan *clscan_plan_create_custom(cl_context context, cl_device_
     }
     proto.element_size = op->size;
     clscan_plan *plan = create(fn, context, device, kind, &proto, err);
-    if (!plan && *err == CL_BUILD_PROGRAM_FAILURE && strstr(clscan_last_error(), CLSCAN_CUSTOM_SIZE_CHECK))
-        *err = clscan_fail(CLSCAN_ELEMENT_SIZE_MISMATCH, "%s: op->size is %zu, but the device's sizeof(%s) is not "
-                           "%zu (the compile-time check %s failed)", fn, op->size, op->type, op->size,
-                           CLSCAN_CUSTOM_SIZE_CHECK);
+    if (!plan)
+        *err = size_mismatch(fn, context, device, op, *err);
     return plan;
 }
 

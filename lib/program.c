@@ -127,6 +127,10 @@ void clscan_program_cache_clear(void)
     }
 }
 
+/* A work-group's private memory, as the compiler reports it, at most: CPU devices (PoCL) keep a
+ * work-group's private memory on one thread's stack. */
+#define MAX_GROUP_PRIVATE ((cl_ulong)4 << 20)
+
 cl_int clscan_kernel_create(cl_program program, cl_device_id device, const clscan_device_info *info,
                             const char *name, size_t wg, cl_kernel *kernel)
 {
@@ -137,11 +141,14 @@ cl_int clscan_kernel_create(cl_program program, cl_device_id device, const clsca
         return clscan_fail(err, "clCreateKernel(%s) failed: %s", name, clscan_error_string(err));
     }
     size_t kernel_wg = 0;
-    cl_ulong kernel_local = 0;
+    cl_ulong kernel_local = 0, kernel_private = 0;
     err = clGetKernelWorkGroupInfo(*kernel, device, CL_KERNEL_WORK_GROUP_SIZE, sizeof kernel_wg, &kernel_wg, NULL);
     if (err == CL_SUCCESS)
         err = clGetKernelWorkGroupInfo(*kernel, device, CL_KERNEL_LOCAL_MEM_SIZE, sizeof kernel_local,
                                        &kernel_local, NULL);
+    if (err == CL_SUCCESS)
+        err = clGetKernelWorkGroupInfo(*kernel, device, CL_KERNEL_PRIVATE_MEM_SIZE, sizeof kernel_private,
+                                       &kernel_private, NULL);
     if (err != CL_SUCCESS)
         err = clscan_fail(err, "clGetKernelWorkGroupInfo(%s) failed: %s", name, clscan_error_string(err));
     else if (kernel_wg < wg)
@@ -151,6 +158,10 @@ cl_int clscan_kernel_create(cl_program program, cl_device_id device, const clsca
         err = clscan_fail(CLSCAN_DEVICE_NOT_SUPPORTED, "kernel %s needs %llu bytes of local memory; %s has %llu",
                           name, (unsigned long long)kernel_local, info->name,
                           (unsigned long long)info->local_mem_size);
+    else if (kernel_private * wg > MAX_GROUP_PRIVATE)
+        err = clscan_fail(CLSCAN_DEVICE_NOT_SUPPORTED, "kernel %s needs %llu bytes of private memory per work-item: "
+                          "too much for %zu work-items on %s", name, (unsigned long long)kernel_private, wg,
+                          info->name);
     if (err != CL_SUCCESS) {
         clReleaseKernel(*kernel);
         *kernel = NULL;

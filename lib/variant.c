@@ -44,9 +44,22 @@ static cl_ulong local_bytes(const clscan_variant *v)
 /* Room left for the compiler's own use of local memory. */
 #define LOCAL_MEM_RESERVE 256
 
+/* Bytes of the elements a work-group keeps in its work-items' private memory (tiles other than
+ * streamed ones).  PoCL runs a work-group's work-items on one thread and keeps their private
+ * arrays on its stack: int32 tiles of 8 MiB (512 x 4096) crashed there, 4 MiB did not; GPUs
+ * spill long before.  The cap leaves room for the rest of the stack. */
+#define MAX_PRIVATE_TILE ((cl_ulong)1 << 20)
+
+static cl_ulong private_bytes(const clscan_variant *v)
+{
+    return v->tiles == CLSCAN_TILES_STREAMED ? 0 : (cl_ulong)v->wg * v->items * v->element_size;
+}
+
 static int fits(const clscan_variant *v, const clscan_device_info *info)
 {
-    return v->wg <= info->max_work_group_size && local_bytes(v) + LOCAL_MEM_RESERVE <= info->local_mem_size;
+    /* element_size first: local_bytes would overflow for absurd element sizes. */
+    return v->wg <= info->max_work_group_size && v->element_size <= info->local_mem_size &&
+           local_bytes(v) + LOCAL_MEM_RESERVE <= info->local_mem_size && private_bytes(v) <= MAX_PRIVATE_TILE;
 }
 
 /* The tiles, before the tuning is known: the user's, else the developer's, else the device's. */
@@ -168,8 +181,10 @@ static cl_int check(const char *fn, const clscan_variant *v, const clscan_device
                            "elements per work-item, not %zu x %zu", fn, v->wg, v->items);
     if (v->items > 4096 || !fits(v, info))
         return clscan_fail(CLSCAN_DEVICE_NOT_SUPPORTED, "%s: %zu work-items x %zu elements of %zu bytes do not fit "
-                           "%s (local memory %llu bytes, at most 4096 elements per work-item)", fn, v->wg,
-                           v->items, v->element_size, info->name, (unsigned long long)info->local_mem_size);
+                           "%s (local memory %llu bytes; at most 4096 elements per work-item and %llu bytes of "
+                           "elements in a work-group's registers)", fn, v->wg, v->items, v->element_size,
+                           info->name, (unsigned long long)info->local_mem_size,
+                           (unsigned long long)MAX_PRIVATE_TILE);
     return CL_SUCCESS;
 }
 
@@ -205,6 +220,10 @@ cl_int clscan_variant_choose(const char *fn, const clscan_variant_request *r, cl
         shrink(v, r);
     else
         finish(r, v);
+    if (r->shrink && (v->wg * v->items < 2 || !fits(v, r->info)))
+        return clscan_fail(CLSCAN_DEVICE_NOT_SUPPORTED, "%s: %s has %llu bytes of local memory: too little for "
+                           "%zu-byte elements", fn, r->info->name, (unsigned long long)r->info->local_mem_size,
+                           v->element_size);
     return check(fn, v, r->info);
 }
 

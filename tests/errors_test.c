@@ -365,6 +365,68 @@ START_TEST(set_tuning_rejects_bad_values_and_keeps_the_old_tuning)
 }
 END_TEST
 
+/* Tunings that fit the local memory but not a work-group's private memory: PoCL kept the tile of
+ * 512 x 4096 int32 elements (8 MiB) on a thread's stack and crashed in the kernel. */
+START_TEST(set_tuning_rejects_tiles_too_large_for_private_memory)
+{
+    cl_int err;
+    clscan_plan *p = clscan_plan_create(tu.context, tu.device, CLSCAN_MAX, CLSCAN_INT32, CLSCAN_INCLUSIVE, &err);
+    ck_assert_ptr_nonnull(p);
+    static const size_t huge[][2] = {{512, 4096}, {1024, 4096}, {2048, 1024}, {4096, 512}};
+    for (size_t i = 0; i < sizeof huge / sizeof huge[0]; i++) {
+        err = clscan_plan_set_tuning(p, huge[i][0], huge[i][1]);
+        ck_assert_msg(err == CLSCAN_DEVICE_NOT_SUPPORTED || err == CL_INVALID_WORK_GROUP_SIZE,
+                      "%zu x %zu int32: %s", huge[i][0], huge[i][1], clscan_error_string(err));
+        ck_assert_msg(*clscan_last_error(), "no message");
+        check_untouched("set_tuning");
+    }
+    TU_CHECK_SCAN(p, .op = CLSCAN_MAX, .type = CLSCAN_INT32, .kind = CLSCAN_INCLUSIVE, .count = 3000017);
+    clscan_plan_release(p);
+}
+END_TEST
+
+/* Custom operators' snippets longer than the documented limits are rejected before any compiler
+ * sees them: PoCL's clang overflowed its stack on a neutral "0+0+...+0" of 65536 characters. */
+START_TEST(custom_snippets_longer_than_the_limits_are_invalid)
+{
+    const size_t n = 65536;
+    char *deep = malloc(n + 1);
+    ck_assert_ptr_nonnull(deep);
+    for (size_t i = 0; i < n; i++)
+        deep[i] = i % 2 ? '+' : '0';
+    deep[n - 1] = '0';
+    deep[n] = '\0';
+    const clscan_custom ops[] = {
+        {"int", 4, deep, "a + b", NULL},
+        {"int", 4, "0", deep, NULL},
+        {"int", 4, "0", "a + b", deep},
+        {deep, 4, "0", "a + b", NULL},
+    };
+    for (size_t i = 0; i < sizeof ops / sizeof ops[0]; i++) {
+        cl_int err = 12345;
+        clscan_plan *p = clscan_plan_create_custom(tu.context, tu.device, &ops[i], CLSCAN_INCLUSIVE, &err);
+        clscan_plan_release(p);
+        ck_assert_msg(p == NULL && err == CLSCAN_INVALID_CUSTOM_OPERATOR, "snippet %zu: %s", i,
+                      clscan_error_string(err));
+        ck_assert_msg(strstr(clscan_last_error(), "clscan_plan_create_custom"), "%s", clscan_last_error());
+    }
+    free(deep);
+}
+END_TEST
+
+/* A declared size no type can have is a size mismatch, not a device limit. */
+START_TEST(custom_size_beyond_any_type_is_a_size_mismatch)
+{
+    const clscan_custom op = {"int", (size_t)1 << 62, "0", "a + b", NULL};
+    cl_int err = 12345;
+    clscan_plan *p = clscan_plan_create_custom(tu.context, tu.device, &op, CLSCAN_INCLUSIVE, &err);
+    clscan_plan_release(p);
+    ck_assert_msg(p == NULL && err == CLSCAN_ELEMENT_SIZE_MISMATCH, "got %s: %s", clscan_error_string(err),
+                  clscan_last_error());
+    ck_assert_msg(strstr(clscan_last_error(), "clscan_plan_create_custom"), "%s", clscan_last_error());
+}
+END_TEST
+
 /* ---- Kernel sources from CLSCAN_KERNEL_DIR ----
  * These use MIN uint64 exclusive, which no other test of this program builds, so that no cached
  * program (built from the embedded sources) could stand in for the one from the directory. */
@@ -420,6 +482,40 @@ static void remove_kernel_dir(void)
     rmdir(kdir);
     kdir[0] = '\0';
 }
+
+/* A kernel directory whose ops/builtin.cl is a FIFO, a device or a file over 1 MiB: the plan
+ * fails at once (a FIFO blocked fopen for ever; /dev/zero was read up to 4 GB). */
+START_TEST(kernel_dir_reads_only_regular_files_of_bounded_size)
+{
+    char dir[64] = "/tmp/clscan-kernels-XXXXXX", ops[128], path[256];
+    ck_assert(mkdtemp(dir) != NULL);
+    snprintf(ops, sizeof ops, "%s/ops", dir);
+    snprintf(path, sizeof path, "%s/builtin.cl", ops);
+    ck_assert(mkdir(ops, 0700) == 0);
+    for (int kind = 0; kind < 3; kind++) {
+        if (kind == 0) {
+            ck_assert(mkfifo(path, 0600) == 0);
+        } else if (kind == 1) {
+            ck_assert(symlink("/dev/zero", path) == 0);
+        } else {
+            FILE *f = fopen(path, "wb");
+            ck_assert_ptr_nonnull(f);
+            ck_assert(fseek(f, 2L << 20, SEEK_SET) == 0 && fputc(' ', f) != EOF && fclose(f) == 0);
+        }
+        ck_assert(setenv("CLSCAN_KERNEL_DIR", dir, 1) == 0);
+        cl_int err = 12345;
+        clscan_plan *p = clscan_plan_create(tu.context, tu.device, CLSCAN_MIN, CLSCAN_UINT64, CLSCAN_EXCLUSIVE, &err);
+        unsetenv("CLSCAN_KERNEL_DIR");
+        clscan_plan_release(p);
+        unlink(path);
+        ck_assert_msg(p == NULL && err == CLSCAN_KERNEL_SOURCE_NOT_FOUND, "case %d: got %s", kind,
+                      clscan_error_string(err));
+        ck_assert_msg(*clscan_last_error(), "case %d: no message", kind);
+    }
+    rmdir(ops);
+    rmdir(dir);
+}
+END_TEST
 
 START_TEST(missing_kernel_dir_is_source_not_found)
 {
@@ -624,9 +720,13 @@ int main(void)
     tcase_add_test(tc, plan_create_rejects_bad_arguments);
     tcase_add_test(tc, null_plan_release_and_sizes);
     tcase_add_test(tc, set_tuning_rejects_bad_values_and_keeps_the_old_tuning);
+    tcase_add_test(tc, set_tuning_rejects_tiles_too_large_for_private_memory);
+    tcase_add_test(tc, custom_snippets_longer_than_the_limits_are_invalid);
+    tcase_add_test(tc, custom_size_beyond_any_type_is_a_size_mismatch);
     suite_add_tcase(s, tc);
     tc = tcase_create("kernel_dir");
     tcase_add_test(tc, missing_kernel_dir_is_source_not_found);
+    tcase_add_test(tc, kernel_dir_reads_only_regular_files_of_bounded_size);
     tcase_add_test(tc, syntax_error_in_kernel_dir_is_build_failure_with_the_log);
     tcase_add_test(tc, copied_kernel_dir_works);
     suite_add_tcase(s, tc);
