@@ -104,7 +104,9 @@ CLSCAN_API cl_int clscan_default_device(const char *spec, cl_platform_id *platfo
 
 /* Optional tuning, for experts and tests: the work-group size and the number of elements each
  * work-item scans sequentially (0 keeps the automatic choice).  Both must be powers of two; the
- * work-group size must fit the device (CL_INVALID_WORK_GROUP_SIZE otherwise).  The plan keeps its
+ * work-group size must fit the device (CL_INVALID_WORK_GROUP_SIZE otherwise); the tile must fit
+ * its local memory, at most 4096 elements per work-item and, for tiles held in the work-items'
+ * registers, at most 1 MiB of elements per work-group (CLSCAN_DEVICE_NOT_SUPPORTED otherwise).  The plan keeps its
  * previous tuning on failure.  Must not race with clscan_enqueue on the same plan. */
 CLSCAN_API cl_int clscan_plan_set_tuning(clscan_plan *plan, size_t work_group_size, size_t items_per_work_item);
 /* The tuning in force: elements per tile = work_group_size * items_per_work_item. */
@@ -189,8 +191,17 @@ typedef struct clscan_custom {
     const char *preamble;  /* optional OpenCL C code placed before the kernels (typedefs, helpers); may be NULL */
 } clscan_custom;
 
+/* The longest snippets a custom operator may have, in characters: compilers parse a long
+ * expression recursively, and one overflowed its stack (in the caller's process) on a sum of
+ * 24000 terms.  (Macros of the preamble can still expand to deeper expressions than the library
+ * can see: keep expanded expressions short.) */
+#define CLSCAN_CUSTOM_MAX_TYPE       256
+#define CLSCAN_CUSTOM_MAX_EXPRESSION 4096    /* neutral, comb */
+#define CLSCAN_CUSTOM_MAX_PREAMBLE   16384
+
 /* Creates a plan for a custom operator (copied: op's strings need not outlive the call).
- * CLSCAN_INVALID_CUSTOM_OPERATOR for a NULL op, a NULL or empty type, neutral or comb, or size 0;
+ * CLSCAN_INVALID_CUSTOM_OPERATOR for a NULL op, a NULL or empty type, neutral or comb, a snippet
+ * longer than its limit above, or size 0;
  * CLSCAN_ELEMENT_SIZE_MISMATCH when size is not the device's sizeof(type); CL_BUILD_PROGRAM_FAILURE
  * with the compiler's log in clscan_last_error() when the snippets do not compile. */
 CLSCAN_API clscan_plan *clscan_plan_create_custom(cl_context context, cl_device_id device,

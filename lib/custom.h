@@ -4,15 +4,8 @@
 
 #include "error.h"
 
-/* The longest snippets accepted (clscan.h).  A compiler parses a long flat expression
- * recursively: PoCL's clang overflowed its stack (killing the caller) on a sum of 24000 terms
- * and built one of 16000; the limits keep the longest expression well below that. */
-#define CLSCAN_CUSTOM_MAX_TYPE 256
-#define CLSCAN_CUSTOM_MAX_EXPRESSION 4096
-#define CLSCAN_CUSTOM_MAX_PREAMBLE 16384
-
 /* The definitions of T, NEUTRAL and COMB for op (checked: no NULL or empty strings, none longer
- * than its limit, size > 0), with a compile-time check of sizeof(T) against op->size.  *source
+ * than its CLSCAN_CUSTOM_MAX_* of clscan.h, size > 0), with a compile-time check of sizeof(T) against op->size.  *source
  * is malloc'd. */
 cl_int clscan_custom_source(const clscan_custom *op, char **source);
 /* The name the compile-time size check declares: a build log that mentions it means the
