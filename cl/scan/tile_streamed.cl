@@ -23,15 +23,17 @@ CLSCAN_INLINE T stream_at(__global const T *src, ulong base, uint i, ulong count
     return full || base + i < count ? src[base + i] : NEUTRAL;
 }
 
-/* The runs' inclusive scans into runs[] (unless runs is 0) and their totals into t[]; returns
- * the tile's total. */
-CLSCAN_INLINE T stream_runs(T *t, __global const T *src, ulong base, ulong count, __local T *runs, const int full)
+/* The runs' inclusive scans into runs[] (if store: a local pointer cannot be tested for NULL,
+ * since address 0 of local memory is a valid one on GPUs) and their totals into t[]; returns the
+ * tile's total. */
+CLSCAN_INLINE T stream_runs(T *t, __global const T *src, ulong base, ulong count, __local T *runs, const int store,
+                            const int full)
 {
     T a0 = stream_at(src, base, 0, count, full);
     T a1 = stream_at(src, base, SL, count, full);
     T a2 = stream_at(src, base, 2 * SL, count, full);
     T a3 = stream_at(src, base, 3 * SL, count, full);
-    if (runs) {
+    if (store) {
         runs[0] = a0;
         runs[SL] = a1;
         runs[2 * SL] = a2;
@@ -42,7 +44,7 @@ CLSCAN_INLINE T stream_runs(T *t, __global const T *src, ulong base, ulong count
         a1 = COMBINE(a1, stream_at(src, base, SL + j, count, full));
         a2 = COMBINE(a2, stream_at(src, base, 2 * SL + j, count, full));
         a3 = COMBINE(a3, stream_at(src, base, 3 * SL + j, count, full));
-        if (runs) {
+        if (store) {
             runs[j] = a0;
             runs[SL + j] = a1;
             runs[2 * SL + j] = a2;
@@ -61,8 +63,17 @@ CLSCAN_INLINE T stream_runs(T *t, __global const T *src, ulong base, ulong count
 CLSCAN_INLINE T tile_scan(T *t, __global const T *src, ulong base, ulong count, uint li, __local T *runs)
 {
     if (base + TILE <= count)
-        return stream_runs(t, src, base, count, runs, 1);
-    return stream_runs(t, src, base, count, runs, 0);
+        return stream_runs(t, src, base, count, runs, 1, 1);
+    return stream_runs(t, src, base, count, runs, 1, 0);
+}
+
+/* The tile's total alone (the runs' scans not kept). */
+CLSCAN_INLINE T stream_total(__global const T *src, ulong base, ulong count, __local T *runs)
+{
+    T t[4];
+    if (base + TILE <= count)
+        return stream_runs(t, src, base, count, runs, 0, 1);
+    return stream_runs(t, src, base, count, runs, 0, 0);
 }
 
 /* Run r's output: comb(q, its inclusive scan), or for exclusive the same shifted right by one
@@ -98,12 +109,10 @@ CLSCAN_INLINE void tile_store(T *t, __global T *dst, ulong base, ulong count, ui
 
 CLSCAN_INLINE T tile_reduce(__global const T *src, ulong base, ulong count, uint li, __local T *runs)
 {
-    T t[4];
-    return tile_scan(t, src, base, count, li, 0);
+    return stream_total(src, base, count, runs);
 }
 
 CLSCAN_INLINE T tile_total_alone(__global const T *src, ulong base, ulong count, __local T *buf)
 {
-    T t[4];
-    return tile_scan(t, src, base, count, 0, 0);
+    return stream_total(src, base, count, buf);
 }
