@@ -16,9 +16,11 @@ dist_man_MANS += \
 	doc/clscan_plan_create_custom.3 \
 	doc/clscan_plan_get_algorithm.3 \
 	doc/clscan_plan_get_tuning.3 \
+	doc/clscan_plan_get_variant.3 \
 	doc/clscan_plan_release.3 \
 	doc/clscan_plan_set_algorithm.3 \
 	doc/clscan_plan_set_tuning.3 \
+	doc/clscan_plan_set_variant.3 \
 	doc/clscan_version_string.3
 
 # The example of README and clscan_enqueue(3): built by 'make check' so that it keeps
