@@ -78,3 +78,15 @@ check-valgrind:
 	CLSCAN_TEST_TIMEOUT=0 $(MAKE) $(AM_MAKEFLAGS) check TESTS='$(VALGRIND_TESTS)' XFAIL_TESTS= \
 	  LOG_COMPILER='$(LIBTOOL) --mode=execute $(VALGRIND) $(VALGRIND_FLAGS)'
 .PHONY: check-valgrind
+
+# ---- Fault injection -----------------------------------------------------------------------------
+# tests/fault/shim (a libtool module, preloaded with LD_PRELOAD by the fault-injection tests) counts
+# the OpenCL calls and the malloc/calloc/realloc calls made from inside libclscan.so, can fail the
+# kth of them, and keeps books of the library's OpenCL references and heap blocks (shim.h).
+if ENABLE_TESTS
+# A module built shared although never installed (-rpath), for LD_PRELOAD.
+check_LTLIBRARIES = tests/fault/shim.la
+tests_fault_shim_la_SOURCES = tests/fault/shim.c tests/fault/shim.h
+tests_fault_shim_la_LDFLAGS = -module -avoid-version -shared -rpath $(abs_builddir)/tests/fault
+tests_fault_shim_la_LIBADD = -ldl $(PTHREAD_CFLAGS)
+endif
