@@ -19,6 +19,8 @@
 #                  tests/hooks/swapped): must FAIL (XFAIL), proving the suite sees the order
 # kernel_variants.sh  noncomm_test, custom_test, segmented_test and the algorithms' tests on the
 #                  kernel variants the default device does not use (developer switches)
+# fault_test.sh, fault_order_test.sh, fault_outputs.sh  fault injection into the library's OpenCL
+#                  and allocation calls (the block at the end of this file)
 EXTRA_DIST += tests/swapped_comb.sh tests/kernel_variants.sh tests/valgrind.supp \
 	tests/hooks/swapped/scan/combine.cl tests/hooks/unpublished/scan/status_separate.cl
 # Test scripts run through the shell (no need for the executable bit).
@@ -78,3 +80,51 @@ check-valgrind:
 	CLSCAN_TEST_TIMEOUT=0 $(MAKE) $(AM_MAKEFLAGS) check TESTS='$(VALGRIND_TESTS)' XFAIL_TESTS= \
 	  LOG_COMPILER='$(LIBTOOL) --mode=execute $(VALGRIND) $(VALGRIND_FLAGS)'
 .PHONY: check-valgrind
+
+# ---- Fault injection -----------------------------------------------------------------------------
+# fault_test.sh    tests/fault_test with the shim tests/fault/shim (a libtool module) preloaded
+#                  (LD_PRELOAD): the shim counts the OpenCL calls and the malloc/calloc/realloc
+#                  calls made from inside libclscan.so, can fail the kth of them, and keeps books of
+#                  the library's OpenCL references and heap blocks; the program walks k over every
+#                  such call of sequences that touch every public function (plans, scans of one and
+#                  many tiles with both algorithms, segmented and by key, tuning, variants and
+#                  algorithms, compaction, bucketing, sorting, clscan_host, releases, cache clear),
+#                  on in-order and out-of-order queues with the inputs behind user events.  For each
+#                  k: an error with the outputs untouched, or the right result; the same sequence
+#                  right again without a fault; no crash; nothing left behind in the books.  It
+#                  prints the number of points tried.  The script first checks that the shim wraps
+#                  every OpenCL entry point lib/ calls.
+# fault_order_test.sh  on an out-of-order queue, a call that fails (with some of its commands
+#                  enqueued or none) between two others on the same plan or handle: the next call
+#                  still waits for both, and its result is right (scans with both algorithms,
+#                  compaction, sorting, bucketing)
+# fault_outputs.sh fault_test's sorting and bucketing walks requiring every output of a failed call
+#                  untouched: must FAIL (XFAIL) while failed sort and bucket calls leave the output of
+#                  their earlier passes behind
+if ENABLE_TESTS
+# A module built shared although never installed (-rpath), for LD_PRELOAD.
+check_LTLIBRARIES = tests/fault/shim.la
+tests_fault_shim_la_SOURCES = tests/fault/shim.c tests/fault/shim.h
+tests_fault_shim_la_LDFLAGS = -module -avoid-version -shared -rpath $(abs_builddir)/tests/fault
+tests_fault_shim_la_LIBADD = -ldl $(PTHREAD_CFLAGS)
+
+# The drivers: without the shim preloaded they execute themselves again with it (FAULT_SHIM_PATH).
+FAULT_UTIL_ = tests/fault/util.c tests/fault/util.h tests/fault/shim.h
+FAULT_LDADD_ = support/libclscan_support.la lib/libclscan.la $(OPENCL_LIBS) -ldl $(PTHREAD_CFLAGS) -lm
+FAULT_CPPFLAGS_ = $(AM_CPPFLAGS) -DFAULT_SHIM_PATH='"$(abs_top_builddir)/tests/fault/.libs/shim.so"'
+check_PROGRAMS += tests/fault_test tests/fault_order_test
+tests_fault_test_SOURCES = tests/fault_test.c $(FAULT_UTIL_)
+tests_fault_test_LDADD = $(FAULT_LDADD_)
+tests_fault_test_CPPFLAGS = $(FAULT_CPPFLAGS_)
+tests_fault_order_test_SOURCES = tests/fault_order_test.c $(FAULT_UTIL_)
+tests_fault_order_test_LDADD = $(FAULT_LDADD_)
+tests_fault_order_test_CPPFLAGS = $(FAULT_CPPFLAGS_)
+
+TESTS += tests/fault_test.sh tests/fault_order_test.sh tests/fault_outputs.sh
+XFAIL_TESTS += tests/fault_outputs.sh
+EXTRA_DIST += tests/fault_test.sh tests/fault_order_test.sh tests/fault_outputs.sh
+AM_TESTS_ENVIRONMENT += \
+	FAULT_TEST='$(abs_top_builddir)/tests/fault_test'; export FAULT_TEST; \
+	FAULT_ORDER_TEST='$(abs_top_builddir)/tests/fault_order_test'; export FAULT_ORDER_TEST; \
+	FAULT_SHIM_LA='$(abs_top_builddir)/tests/fault/shim.la'; export FAULT_SHIM_LA;
+endif
