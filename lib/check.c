@@ -7,9 +7,12 @@ cl_int clscan_check_queue(const char *fn, cl_context context, cl_device_id devic
     cl_device_id d;
     if (!queue)
         return clscan_fail(CL_INVALID_COMMAND_QUEUE, "%s: queue is NULL", fn);
-    if (clGetCommandQueueInfo(queue, CL_QUEUE_CONTEXT, sizeof c, &c, NULL) != CL_SUCCESS ||
-        clGetCommandQueueInfo(queue, CL_QUEUE_DEVICE, sizeof d, &d, NULL) != CL_SUCCESS)
-        return clscan_fail(CL_INVALID_COMMAND_QUEUE, "%s: not a valid command queue", fn);
+    cl_int err = clGetCommandQueueInfo(queue, CL_QUEUE_CONTEXT, sizeof c, &c, NULL);
+    if (err == CL_SUCCESS)
+        err = clGetCommandQueueInfo(queue, CL_QUEUE_DEVICE, sizeof d, &d, NULL);
+    if (err != CL_SUCCESS)
+        return clscan_fail(clscan_query_status(err, CL_INVALID_COMMAND_QUEUE), "%s: the queue's query failed (%s): "
+                           "not a valid command queue?", fn, clscan_error_string(err));
     if (c != context)
         return clscan_fail(CL_INVALID_CONTEXT, "%s: the queue belongs to another context", fn);
     if (d != device)
@@ -24,8 +27,10 @@ cl_int clscan_check_wait_list(const char *fn, cl_context context, cl_uint n, con
                            list ? "not NULL" : "NULL");
     for (cl_uint i = 0; i < n; ++i) {
         cl_context c;
-        if (!list[i] || clGetEventInfo(list[i], CL_EVENT_CONTEXT, sizeof c, &c, NULL) != CL_SUCCESS)
-            return clscan_fail(CL_INVALID_EVENT_WAIT_LIST, "%s: wait list entry %u is not a valid event", fn, i);
+        const cl_int err = list[i] ? clGetEventInfo(list[i], CL_EVENT_CONTEXT, sizeof c, &c, NULL) : CL_INVALID_EVENT;
+        if (err != CL_SUCCESS)
+            return clscan_fail(clscan_query_status(err, CL_INVALID_EVENT_WAIT_LIST), "%s: wait list entry %u: %s (not a "
+                               "valid event?)", fn, i, clscan_error_string(err));
         if (c != context)
             return clscan_fail(CL_INVALID_CONTEXT, "%s: wait list entry %u belongs to another context", fn, i);
     }
@@ -42,13 +47,20 @@ cl_int clscan_check_buffer(const char *fn, cl_context context, cl_mem mem, const
     size_t size, origin;
     if (!mem)
         return clscan_fail(CL_INVALID_MEM_OBJECT, "%s: %s is NULL", fn, what);
-    if (clGetMemObjectInfo(mem, CL_MEM_CONTEXT, sizeof c, &c, NULL) != CL_SUCCESS ||
-        clGetMemObjectInfo(mem, CL_MEM_TYPE, sizeof type, &type, NULL) != CL_SUCCESS ||
-        clGetMemObjectInfo(mem, CL_MEM_FLAGS, sizeof flags, &flags, NULL) != CL_SUCCESS ||
-        clGetMemObjectInfo(mem, CL_MEM_SIZE, sizeof size, &size, NULL) != CL_SUCCESS ||
-        clGetMemObjectInfo(mem, CL_MEM_ASSOCIATED_MEMOBJECT, sizeof parent, &parent, NULL) != CL_SUCCESS ||
-        clGetMemObjectInfo(mem, CL_MEM_OFFSET, sizeof origin, &origin, NULL) != CL_SUCCESS)
-        return clscan_fail(CL_INVALID_MEM_OBJECT, "%s: %s is not a valid memory object", fn, what);
+    cl_int err = clGetMemObjectInfo(mem, CL_MEM_CONTEXT, sizeof c, &c, NULL);
+    if (err == CL_SUCCESS)
+        err = clGetMemObjectInfo(mem, CL_MEM_TYPE, sizeof type, &type, NULL);
+    if (err == CL_SUCCESS)
+        err = clGetMemObjectInfo(mem, CL_MEM_FLAGS, sizeof flags, &flags, NULL);
+    if (err == CL_SUCCESS)
+        err = clGetMemObjectInfo(mem, CL_MEM_SIZE, sizeof size, &size, NULL);
+    if (err == CL_SUCCESS)
+        err = clGetMemObjectInfo(mem, CL_MEM_ASSOCIATED_MEMOBJECT, sizeof parent, &parent, NULL);
+    if (err == CL_SUCCESS)
+        err = clGetMemObjectInfo(mem, CL_MEM_OFFSET, sizeof origin, &origin, NULL);
+    if (err != CL_SUCCESS)
+        return clscan_fail(clscan_query_status(err, CL_INVALID_MEM_OBJECT), "%s: %s: the memory object's query "
+                           "failed (%s): not a valid memory object?", fn, what, clscan_error_string(err));
     if (type != CL_MEM_OBJECT_BUFFER)
         return clscan_fail(CL_INVALID_MEM_OBJECT, "%s: %s is not a buffer", fn, what);
     if (c != context)

@@ -12,7 +12,8 @@ cl_int clscan_query_device(cl_device_id device, clscan_device_info *info)
     char version[256] = "";
     cl_int err = clGetDeviceInfo(device, CL_DEVICE_TYPE, sizeof info->type, &info->type, NULL);
     if (err != CL_SUCCESS)
-        return clscan_fail(CL_INVALID_DEVICE, "not a valid OpenCL device (%s)", clscan_error_string(err));
+        return clscan_fail(clscan_query_status(err, CL_INVALID_DEVICE), "the device's query failed (%s): not a valid "
+                           "OpenCL device?", clscan_error_string(err));
     err = clGetDeviceInfo(device, CL_DEVICE_MAX_WORK_GROUP_SIZE, sizeof info->max_work_group_size,
                               &info->max_work_group_size, NULL);
     if (err == CL_SUCCESS)
@@ -75,7 +76,8 @@ cl_int clscan_check_device(const char *fn, cl_context context, cl_device_id devi
     size_t bytes = 0;
     cl_int err = clGetContextInfo(context, CL_CONTEXT_DEVICES, 0, NULL, &bytes);
     if (err != CL_SUCCESS)
-        return clscan_fail(CL_INVALID_CONTEXT, "%s: not a valid OpenCL context (%s)", fn, clscan_error_string(err));
+        return clscan_fail(clscan_query_status(err, CL_INVALID_CONTEXT), "%s: the context's query failed (%s): not a "
+                           "valid OpenCL context?", fn, clscan_error_string(err));
     cl_device_id *devices = malloc(bytes ? bytes : 1);
     if (!devices)
         return clscan_fail(CL_OUT_OF_HOST_MEMORY, "%s: out of host memory", fn);
@@ -85,7 +87,8 @@ cl_int clscan_check_device(const char *fn, cl_context context, cl_device_id devi
         found |= devices[i] == device;
     free(devices);
     if (err != CL_SUCCESS)
-        return clscan_fail(CL_INVALID_CONTEXT, "%s: clGetContextInfo failed: %s", fn, clscan_error_string(err));
+        return clscan_fail(clscan_query_status(err, CL_INVALID_CONTEXT), "%s: clGetContextInfo failed: %s", fn,
+                           clscan_error_string(err));
     if (!found)
         return clscan_fail(CL_INVALID_DEVICE, "%s: the device is not in the context", fn);
     return clscan_query_device(device, info);
@@ -143,20 +146,25 @@ CLSCAN_API cl_int clscan_default_device(const char *spec, cl_platform_id *platfo
     const int by_index = spec && parse_index_spec(spec, &want_p, &want_d);
     cl_platform_id first_p = NULL, gpu_p = NULL, found_p = NULL;
     cl_device_id first_d = NULL, gpu_d = NULL, found_d = NULL;
-    for (cl_uint p = 0; p < nplat && !found_d; ++p) {
+    cl_int failure = CL_SUCCESS;   /* a query that failed: nothing is guessed */
+    for (cl_uint p = 0; p < nplat && !found_d && failure == CL_SUCCESS; ++p) {
         cl_uint ndev = 0;
-        if (clGetDeviceIDs(plats[p], CL_DEVICE_TYPE_ALL, 0, NULL, &ndev) != CL_SUCCESS || ndev == 0)
-            continue;
-        cl_device_id *devs = malloc(ndev * sizeof *devs);
-        if (!devs || clGetDeviceIDs(plats[p], CL_DEVICE_TYPE_ALL, ndev, devs, NULL) != CL_SUCCESS) {
-            free(devs);
-            continue;
-        }
-        for (cl_uint d = 0; d < ndev && !found_d; ++d) {
+        err = clGetDeviceIDs(plats[p], CL_DEVICE_TYPE_ALL, 0, NULL, &ndev);
+        if (err == CL_DEVICE_NOT_FOUND || (err == CL_SUCCESS && ndev == 0))
+            continue;   /* a platform without devices */
+        cl_device_id *devs = err == CL_SUCCESS ? malloc(ndev * sizeof *devs) : NULL;
+        if (err == CL_SUCCESS && !devs)
+            err = CL_OUT_OF_HOST_MEMORY;
+        if (err == CL_SUCCESS)
+            err = clGetDeviceIDs(plats[p], CL_DEVICE_TYPE_ALL, ndev, devs, NULL);
+        for (cl_uint d = 0; err == CL_SUCCESS && d < ndev && !found_d; ++d) {
             cl_device_type type = 0;
             char name[256] = "";
-            clGetDeviceInfo(devs[d], CL_DEVICE_TYPE, sizeof type, &type, NULL);
-            clGetDeviceInfo(devs[d], CL_DEVICE_NAME, sizeof name - 1, name, NULL);
+            err = clGetDeviceInfo(devs[d], CL_DEVICE_TYPE, sizeof type, &type, NULL);
+            if (err == CL_SUCCESS)
+                err = clGetDeviceInfo(devs[d], CL_DEVICE_NAME, sizeof name - 1, name, NULL);
+            if (err != CL_SUCCESS)
+                break;
             if (!first_d) {
                 first_p = plats[p];
                 first_d = devs[d];
@@ -171,8 +179,12 @@ CLSCAN_API cl_int clscan_default_device(const char *spec, cl_platform_id *platfo
             }
         }
         free(devs);
+        failure = err;
     }
     free(plats);
+    if (failure != CL_SUCCESS)
+        return clscan_fail(failure, "clscan_default_device: listing the devices failed: %s",
+                           clscan_error_string(failure));
 
     if (spec && !found_d)
         return clscan_fail(CLSCAN_INVALID_DEVICE_SPEC, "no OpenCL device matches \"%s\" (give "

@@ -16,6 +16,12 @@
 
 /* Records the message for clscan_last_error() and returns code. */
 cl_int clscan_fail(cl_int code, const char *fmt, ...) CLSCAN_PRINTF(2, 3);
+/* The status to report when a query about an argument failed with err: err itself when the
+ * implementation ran out of memory or resources (the argument may be fine), else `invalid`. */
+static inline cl_int clscan_query_status(cl_int err, cl_int invalid)
+{
+    return err == CL_OUT_OF_HOST_MEMORY || err == CL_OUT_OF_RESOURCES ? err : invalid;
+}
 /* The same, with text (e.g. a compiler log) appended after the message. */
 cl_int clscan_fail_with_text(cl_int code, const char *text, const char *fmt, ...) CLSCAN_PRINTF(3, 4);
 
