@@ -56,19 +56,20 @@ void clscan_chain_advance(clscan_chain *c, cl_event ev)
 }
 
 /* The three kinds of command through one path: the wait list, the command, the advance. */
-enum command { LAUNCH, FILL, COPY, MARKER };
+enum command { LAUNCH, FILL, COPY, READ, MARKER };
 typedef struct command_args {
     cl_kernel kernel;
     size_t global, local;
     cl_mem a, b;
     const void *pattern;
+    void *host;
     size_t pattern_size, offset_a, offset_b, bytes;
 } command_args;
 
 static cl_int command(clscan_chain *c, enum command what, const command_args *a, int want_event)
 {
     static const char *const names[] = {"clEnqueueNDRangeKernel", "clEnqueueFillBuffer", "clEnqueueCopyBuffer",
-                                        "clEnqueueMarkerWithWaitList"};
+                                        "clEnqueueReadBuffer", "clEnqueueMarkerWithWaitList"};
     cl_event stack[CLSCAN_CHAIN_STACK], *heap, ev = NULL;
     const cl_event *list;
     cl_uint n;
@@ -85,6 +86,9 @@ static cl_int command(clscan_chain *c, enum command what, const command_args *a,
         break;
     case COPY:
         err = clEnqueueCopyBuffer(c->queue, a->a, a->b, a->offset_a, a->offset_b, a->bytes, n, list, out);
+        break;
+    case READ:
+        err = clEnqueueReadBuffer(c->queue, a->a, CL_FALSE, a->offset_a, a->bytes, a->host, n, list, out);
         break;
     case MARKER:
         err = clEnqueueMarkerWithWaitList(c->queue, n, list, &ev);
@@ -116,6 +120,12 @@ cl_int clscan_chain_copy(clscan_chain *c, cl_mem src, size_t src_offset, cl_mem 
 {
     const command_args a = {.a = src, .b = dst, .offset_a = src_offset, .offset_b = dst_offset, .bytes = bytes};
     return command(c, COPY, &a, want_event);
+}
+
+cl_int clscan_chain_read(clscan_chain *c, cl_mem buffer, size_t offset, size_t bytes, void *host, int want_event)
+{
+    const command_args a = {.a = buffer, .offset_a = offset, .bytes = bytes, .host = host};
+    return command(c, READ, &a, want_event);
 }
 
 cl_int clscan_chain_marker(clscan_chain *c)

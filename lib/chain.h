@@ -39,6 +39,8 @@ cl_int clscan_chain_fill(clscan_chain *c, cl_mem buffer, const void *pattern, si
                          size_t bytes, int want_event);
 cl_int clscan_chain_copy(clscan_chain *c, cl_mem src, size_t src_offset, cl_mem dst, size_t dst_offset,
                          size_t bytes, int want_event);
+/* A non-blocking read into host memory, complete when the chain's last event is. */
+cl_int clscan_chain_read(clscan_chain *c, cl_mem buffer, size_t offset, size_t bytes, void *host, int want_event);
 /* A marker after the caller's list (nothing else to do); always with an event. */
 cl_int clscan_chain_marker(clscan_chain *c);
 

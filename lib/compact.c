@@ -162,9 +162,11 @@ static cl_int validate(const char *fn, clscan_compactor *c, cl_command_queue que
 
 static size_t ceil_div(size_t a, size_t b) { return a / b + (a % b != 0); }
 
-/* Called with the lock held, after validation. */
-static cl_int enqueue_locked(clscan_compactor *c, cl_command_queue queue, const call *k,
-                             cl_uint nwait, const cl_event *wait, cl_event *event)
+/* Called with the lock held, after validation.  total (blocking calls, else NULL) receives the
+ * number kept, read before the scatter is enqueued: a failure to enqueue the read then leaves dst
+ * untouched. */
+static cl_int enqueue_locked(clscan_compactor *c, cl_command_queue queue, const call *k, cl_uint nwait,
+                             const cl_event *wait, cl_event *event, cl_uint *total)
 {
     const size_t tile = c->wg * c->items, blocks = ceil_div(k->count, tile);
     cl_int err = CL_SUCCESS;
@@ -197,6 +199,8 @@ static cl_int enqueue_locked(clscan_compactor *c, cl_command_queue queue, const 
             err = clscan_chain_launch(&ch, kc, blocks, c->wg, 1);
         if (err == CL_SUCCESS)
             err = clscan_scan_step(&ch, c->scan, c->counts, blocks + 1);
+        if (err == CL_SUCCESS && total)
+            err = clscan_chain_read(&ch, c->counts, blocks * sizeof(cl_uint), sizeof(cl_uint), total, 1);
         if (err == CL_SUCCESS)
             err = clscan_chain_launch(&ch, ks, blocks, c->wg, 1);
     }
@@ -213,7 +217,7 @@ static cl_int compact(const char *fn, clscan_compactor *c, cl_command_queue queu
     if (err != CL_SUCCESS)
         return err;
     pthread_mutex_lock(&c->lock);
-    err = enqueue_locked(c, queue, k, nwait, wait, event);
+    err = enqueue_locked(c, queue, k, nwait, wait, event, NULL);
     pthread_mutex_unlock(&c->lock);
     return err;
 }
@@ -257,22 +261,22 @@ CLSCAN_API cl_int clscan_compact(clscan_compactor *c, cl_command_queue queue,
     cl_int err = validate(fn, c, queue, &k, nwait, wait, 1);
     if (err != CL_SUCCESS)
         return err;
-    /* The total goes to the handle's own cl_ulong, read back under the lock (the next call
-     * writes it again). */
+    /* The kernels write the total to the handle's own cl_ulong (the next call writes it again);
+     * the host reads the scanned counts' total before the scatter is enqueued. */
     pthread_mutex_lock(&c->lock);
     err = clscan_scratch_grow(c->context, &c->kept, &c->kept_cap, sizeof(cl_ulong));
     cl_event done = NULL;
+    cl_uint total = 0;
     if (err == CL_SUCCESS) {
         k.kept = c->kept;
-        err = enqueue_locked(c, queue, &k, nwait, wait, &done);
+        err = enqueue_locked(c, queue, &k, nwait, wait, &done, &total);
     }
     if (err == CL_SUCCESS) {
-        cl_ulong n = 0;
-        err = clEnqueueReadBuffer(queue, c->kept, CL_TRUE, 0, sizeof n, &n, 1, &done, NULL);
+        err = clWaitForEvents(1, &done);
         if (err != CL_SUCCESS)
-            clscan_fail(err, "%s: reading the count back failed: %s", fn, clscan_error_string(err));
+            clscan_fail(err, "%s: waiting for the compaction failed: %s", fn, clscan_error_string(err));
         else
-            *kept = (size_t)n;
+            *kept = total;
     }
     pthread_mutex_unlock(&c->lock);
     if (done)
