@@ -31,9 +31,10 @@ typedef struct radix_engine {
     cl_program program;
     cl_kernel histogram, scatter, bucket_offsets;
     clscan_plan *scan;
-    /* scratch */
-    cl_mem counts, keys_tmp, keys_spare, values_tmp, index_tmp;
-    size_t counts_cap, keys_tmp_cap, keys_spare_cap, values_tmp_cap, index_tmp_cap;
+    /* scratch: the counts, the bucketer's keys when it is not given keys_out, and two sets of
+     * keys, values and indices that the passes before the last alternate between */
+    cl_mem counts, keys_spare, keys_tmp[2], values_tmp[2], index_tmp[2];
+    size_t counts_cap, keys_spare_cap, keys_tmp_cap[2], values_tmp_cap[2], index_tmp_cap[2];
 } radix_engine;
 
 /* key_order: 0 unsigned, 1 signed (two's complement), 2 IEEE float (total order). */

@@ -126,19 +126,22 @@ CLSCAN_API cl_int clscan_bucket_enqueue(clscan_bucketer *b, cl_command_queue que
             err = clscan_chain_fill(&c, offsets, &zero, sizeof zero, offsets_offset * sizeof zero,
                                     ((size_t)b->nbuckets + 1) * sizeof zero, 1);
         } else {
-            cl_mem sorted = NULL;
-            size_t sorted_offset = 0;
-            err = radix_engine_run(e, &c, &j, &sorted, &sorted_offset);
-            const cl_ulong so = sorted_offset, cnt = count, oo = offsets_offset;
+            /* The offsets kernel's arguments before the sort: only its launch can fail after the
+             * sort's last pass has written the outputs. */
+            cl_mem sorted = j.keys_out ? j.keys_out : e->keys_spare;
+            const cl_ulong so = j.keys_out ? j.keys_out_offset : 0, cnt = count, oo = offsets_offset;
             const cl_uint clamp = b->nbuckets - 1, nb = b->nbuckets;
             cl_kernel k = e->bucket_offsets;
             ALGO_ARG_MEM(k, 0, sorted); ALGO_ARG(k, 1, so); ALGO_ARG(k, 2, cnt); ALGO_ARG(k, 3, clamp);
             ALGO_ARG_MEM(k, 4, offsets); ALGO_ARG(k, 5, oo); ALGO_ARG(k, 6, nb);
+            if (err != CL_SUCCESS)
+                err = clscan_fail(err, "clSetKernelArg failed: %s", clscan_error_string(err));
+            size_t sorted_offset;
+            if (err == CL_SUCCESS)
+                err = radix_engine_run(e, &c, &j, &sorted, &sorted_offset);
             const size_t wg = e->info.max_work_group_size < 64 ? e->info.max_work_group_size : 64;
             if (err == CL_SUCCESS)
                 err = clscan_chain_launch(&c, k, (count + wg - 1) / wg, wg, 1);
-            else if (sorted)   /* the sort went well: the arguments failed */
-                err = clscan_fail(err, "clSetKernelArg failed: %s", clscan_error_string(err));
         }
         clscan_chain_end(&c, err, event, &b->last_use);
     }

@@ -1,7 +1,9 @@
 /* The radix sort engine behind clscan_sorter and clscan_bucketer: stable LSD passes of 8 bits
  * (cl/radix/).  Each pass: digit histograms per block, one exclusive scan of all the
- * (digit, block) counts with clscan, a stable scatter.  Passes alternate between the output
- * and a scratch buffer so that the last one writes the output; the input is only read. */
+ * (digit, block) counts with clscan, a stable scatter.  The passes before the last alternate
+ * between two scratch buffers and only the last writes the outputs, so that a call that fails
+ * after some commands were enqueued leaves the outputs untouched; the input is only read (an
+ * in-place sort of one pass first copies it to scratch). */
 #include "algo.h"
 
 #include <stdio.h>
@@ -64,7 +66,8 @@ void radix_engine_free(radix_engine *e)
 {
     release_program(e);
     clscan_plan_release(e->scan);
-    cl_mem *bufs[] = {&e->counts, &e->keys_tmp, &e->keys_spare, &e->values_tmp, &e->index_tmp};
+    cl_mem *bufs[] = {&e->counts, &e->keys_spare, &e->keys_tmp[0], &e->keys_tmp[1], &e->values_tmp[0],
+                      &e->values_tmp[1], &e->index_tmp[0], &e->index_tmp[1]};
     for (size_t i = 0; i < sizeof bufs / sizeof *bufs; ++i)
         if (*bufs[i])
             clReleaseMemObject(*bufs[i]);
@@ -147,17 +150,18 @@ cl_int radix_engine_reserve(radix_engine *e, const radix_job *j)
     const size_t n = j->count, blocks = ceil_div(n, e->wg * e->items);
     const unsigned p = passes(j);
     cl_int err = clscan_scratch_grow(e->context, &e->counts, &e->counts_cap, (size_t)RADIX * blocks * sizeof(cl_uint));
-    /* A scratch copy of the keys (and values, and indices) for every other pass, and for the
-     * copy of the input of an in-place sort with an odd number of passes. */
-    const int tmp = p > 1 || j->in_place;
-    if (err == CL_SUCCESS && tmp)
-        err = clscan_scratch_grow(e->context, &e->keys_tmp, &e->keys_tmp_cap, n * e->key_size);
+    /* Scratch for the passes before the last (one set for two passes, two for more), and for
+     * the copy of the input of an in-place sort of one pass. */
+    const int sets = p >= 3 ? 2 : p == 2 || j->in_place ? 1 : 0;
+    for (int s = 0; s < sets && err == CL_SUCCESS; ++s) {
+        err = clscan_scratch_grow(e->context, &e->keys_tmp[s], &e->keys_tmp_cap[s], n * e->key_size);
+        if (err == CL_SUCCESS && j->values_in)
+            err = clscan_scratch_grow(e->context, &e->values_tmp[s], &e->values_tmp_cap[s], n * e->value_size);
+        if (err == CL_SUCCESS && j->index_out)
+            err = clscan_scratch_grow(e->context, &e->index_tmp[s], &e->index_tmp_cap[s], n * sizeof(cl_uint));
+    }
     if (err == CL_SUCCESS && !j->keys_out)
         err = clscan_scratch_grow(e->context, &e->keys_spare, &e->keys_spare_cap, n * e->key_size);
-    if (err == CL_SUCCESS && tmp && j->values_in)
-        err = clscan_scratch_grow(e->context, &e->values_tmp, &e->values_tmp_cap, n * e->value_size);
-    if (err == CL_SUCCESS && j->index_out && p > 1)
-        err = clscan_scratch_grow(e->context, &e->index_tmp, &e->index_tmp_cap, n * sizeof(cl_uint));
     return err;
 }
 
@@ -179,27 +183,26 @@ cl_int radix_engine_run(radix_engine *e, clscan_chain *c, const radix_job *j, cl
     size_t k_src_off = j->keys_in_offset, v_src_off = j->values_in_offset;
     cl_int err = CL_SUCCESS;
 
-    /* In place with an odd number of passes, the first pass would write over its own input:
-     * sort from a copy. */
-    if (j->in_place && p % 2 == 1) {
-        err = clscan_chain_copy(c, j->keys_in, j->keys_in_offset * e->key_size, e->keys_tmp, 0, n * e->key_size, 1);
+    /* In place with one pass, that pass would write over its own input: sort from a copy. */
+    if (j->in_place && p == 1) {
+        err = clscan_chain_copy(c, j->keys_in, j->keys_in_offset * e->key_size, e->keys_tmp[0], 0, n * e->key_size, 1);
         if (err == CL_SUCCESS && j->values_in)
-            err = clscan_chain_copy(c, j->values_in, j->values_in_offset * e->value_size, e->values_tmp, 0,
+            err = clscan_chain_copy(c, j->values_in, j->values_in_offset * e->value_size, e->values_tmp[0], 0,
                                     n * e->value_size, 1);
-        k_src = e->keys_tmp;
-        v_src = e->values_tmp;
+        k_src = e->keys_tmp[0];
+        v_src = e->values_tmp[0];
         k_src_off = v_src_off = 0;
     }
-    cl_mem i_src = NULL;   /* permutations alternate like the keys */
+    cl_mem i_src = NULL;   /* permutations move like the keys */
     size_t i_src_off = 0;
     for (unsigned pass = 0; pass < p && err == CL_SUCCESS; ++pass) {
-        const int to_out = (p - 1 - pass) % 2 == 0;
-        cl_mem k_dst = to_out ? k_out : e->keys_tmp;
-        const cl_ulong k_dst_off = to_out ? k_out_off : 0;
-        cl_mem v_dst = j->values_out ? (to_out ? j->values_out : e->values_tmp) : NULL;
-        const cl_ulong v_dst_off = to_out ? j->values_out_offset : 0;
-        cl_mem i_dst = j->index_out ? (to_out ? j->index_out : e->index_tmp) : NULL;
-        const cl_ulong i_dst_off = to_out ? j->index_out_offset : 0;
+        const int last = pass == p - 1, set = pass % 2;
+        cl_mem k_dst = last ? k_out : e->keys_tmp[set];
+        const cl_ulong k_dst_off = last ? k_out_off : 0;
+        cl_mem v_dst = j->values_out ? (last ? j->values_out : e->values_tmp[set]) : NULL;
+        const cl_ulong v_dst_off = last ? j->values_out_offset : 0;
+        cl_mem i_dst = j->index_out ? (last ? j->index_out : e->index_tmp[set]) : NULL;
+        const cl_ulong i_dst_off = last ? j->index_out_offset : 0;
         const cl_uint mode = j->index_out ? (pass == 0 ? 1 : 2) : 0, shift = pass * RADIX_BITS, nb = (cl_uint)blocks;
         const cl_ulong cnt = n, k_src_o = k_src_off, v_src_o = v_src_off, i_src_o = i_src_off;
 

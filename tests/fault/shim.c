@@ -440,7 +440,8 @@ STATUS_CALL(clSetKernelArg, CL_OUT_OF_HOST_MEMORY,
             (cl_kernel kernel, cl_uint index, size_t size, const void *value), (kernel, index, size, value))
 
 /* WRAP(clEnqueueNDRangeKernel) WRAP(clEnqueueFillBuffer) WRAP(clEnqueueCopyBuffer)
- * WRAP(clEnqueueMarkerWithWaitList) WRAP(clEnqueueReadBuffer) WRAP(clEnqueueWriteBuffer) WRAP(clFinish) */
+ * WRAP(clEnqueueMarkerWithWaitList) WRAP(clEnqueueReadBuffer) WRAP(clEnqueueWriteBuffer) WRAP(clFinish)
+ * WRAP(clWaitForEvents) */
 ENQUEUE_CALL(clEnqueueNDRangeKernel,
              (cl_command_queue queue, cl_kernel kernel, cl_uint dims, const size_t *offset, const size_t *global,
               const size_t *local, cl_uint nwait, const cl_event *wait, cl_event *event),
@@ -465,6 +466,7 @@ ENQUEUE_CALL(clEnqueueWriteBuffer,
               cl_uint nwait, const cl_event *wait, cl_event *event),
              (queue, buffer, blocking, offset, size, ptr, nwait, wait, event))
 STATUS_CALL(clFinish, CL_OUT_OF_RESOURCES, (cl_command_queue queue), (queue))
+STATUS_CALL(clWaitForEvents, CL_OUT_OF_RESOURCES, (cl_uint n, const cl_event *events), (n, events))
 
 /* WRAP(clRetainContext) WRAP(clReleaseContext) WRAP(clRetainCommandQueue) WRAP(clReleaseCommandQueue)
  * WRAP(clRetainMemObject) WRAP(clReleaseMemObject) WRAP(clRetainProgram) WRAP(clReleaseProgram)
