@@ -149,14 +149,19 @@ CLSCAN_API clscan_algorithm clscan_plan_get_algorithm(const clscan_plan *plan);
  *   primitive: how a work-group scans its work-items' totals
  *     HILLIS_STEELE  Hillis and Steele (1986), double-buffered: log2(n) steps, n log2(n) work
  *     BLELLOCH       Blelloch (1990): 2 log2(n) steps, about 2n work
- *     TWO_LEVEL      Hillis-Steele within groups of 32 work-items (warp shuffles on NVIDIA GPUs),
- *                    then over the groups' totals
- * AUTO is the device's choice (STREAMED + none on CPUs, STAGED + TWO_LEVEL on NVIDIA GPUs,
- * STAGED + HILLIS_STEELE on other GPUs).  Segmented scans and scans by key use REGISTERS where
- * the plan streams.  clscan_plan_set_variant rebuilds the kernels (the tuning, if automatic,
- * becomes the new variant's); CL_INVALID_VALUE for an unknown value or a variant the tuning in
- * force cannot run; the plan is unchanged on failure.  Must not race with clscan_enqueue on
- * the same plan.  clscan_plan_get_variant gives the variant in force, AUTO resolved. */
+ *     TWO_LEVEL      Hillis-Steele within groups of 32 work-items (fewer for work-groups under 64),
+ *                    then over the groups' totals; with warp shuffles on NVIDIA GPUs
+ * AUTO is the device's choice: on CPUs STREAMED for the automatic tuning (one work-item, 4 or
+ * more items) and REGISTERS for other tunings; on GPUs STAGED; the primitive TWO_LEVEL on NVIDIA
+ * GPUs for work-group sizes that are multiples of 32 up to 1024, HILLIS_STEELE elsewhere.
+ * STREAMED tiles use no primitive (clscan_plan_get_variant reports the one set or
+ * HILLIS_STEELE), and TWO_LEVEL on one work-item is HILLIS_STEELE.  Segmented scans and scans by
+ * key use REGISTERS where the plan streams.  clscan_plan_set_variant rebuilds the kernels (the
+ * tuning, if automatic, becomes the new variant's); CL_INVALID_VALUE for an unknown value or a
+ * variant the tuning in force cannot run, CLSCAN_DEVICE_NOT_SUPPORTED or
+ * CL_INVALID_WORK_GROUP_SIZE where the tuning in force does not fit the new variant, the build's
+ * status if it fails; the plan is unchanged on failure.  Must not race with clscan_enqueue on the
+ * same plan.  clscan_plan_get_variant gives the variant in force, AUTO resolved. */
 typedef enum clscan_tiles {
     CLSCAN_TILES_AUTO,
     CLSCAN_TILES_REGISTERS,

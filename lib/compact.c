@@ -1,6 +1,6 @@
 /* Stream compaction: per-block counts of the set flags, one exclusive scan of the counts with
  * clscan (the block offsets, and the total at the end), then a stable scatter of the kept
- * elements or of their indices (cl/clscan_compact.cl). */
+ * elements or of their indices (cl/compact/). */
 #include "algo.h"
 
 #include <stdio.h>

@@ -6,7 +6,7 @@
 
 #include "support/names.h"
 
-/* a*b + c must round twice, like the kernels (cl/clscan_ops.cl turns FP_CONTRACT off): GCC
+/* a*b + c must round twice, like the kernels (cl/ops/builtin.cl turns FP_CONTRACT off): GCC
  * would otherwise fuse it on machines with FMA, even across statements, outside ISO mode. */
 #if defined(__clang__)
 #pragma STDC FP_CONTRACT OFF

@@ -895,7 +895,8 @@ static int run_scan_session(session *s)
     if (clscan_plan_get_variant(s->plan, &tiles, &primitive) == CL_SUCCESS)
         fprintf(f, "variant:  %s tiles, %s work-group scan%s\n", sup_tiles_name(tiles),
                 tiles == CLSCAN_TILES_STREAMED ? "no" : sup_primitive_name(primitive),
-                o->variant_set ? "" : " (automatic choice)");
+                o->variant_set && (o->tiles != CLSCAN_TILES_AUTO || o->primitive != CLSCAN_PRIMITIVE_AUTO)
+                    ? "" : " (automatic choice)");
 
     /* The buffers. */
     s->buffer_size = s->count ? s->count * s->element_size : s->element_size;
