@@ -621,7 +621,7 @@ static double median(double *v, size_t n)
     return n % 2 ? v[n / 2] : (v[n / 2 - 1] + v[n / 2]) / 2;
 }
 
-typedef struct session {
+typedef struct job {
     const options *o;
     FILE *report;                /* stdout, or stderr when the result goes to stdout */
     cl_platform_id platform;
@@ -633,11 +633,11 @@ typedef struct session {
     size_t count, element_size, buffer_size;
     unsigned char *input, *result, *first, *expected;
     double *device_times, *host_times;
-} session;
+} job;
 
 /* One scan of src into dst, after filling dst with a pattern.  Stores the device time (NaN if
  * profiling is unavailable) and the host time, in seconds.  Returns an exit status or -1. */
-static int scan_once(session *s, double *device_time, double *host_time)
+static int scan_once(job *s, double *device_time, double *host_time)
 {
     const cl_uchar pattern = 0xa5;
     cl_event marker = NULL, done = NULL;
@@ -699,7 +699,7 @@ static int scan_once(session *s, double *device_time, double *host_time)
     return -1;
 }
 
-static int read_result(session *s, unsigned char *to)
+static int read_result(job *s, unsigned char *to)
 {
     if (s->count == 0)
         return -1;
@@ -722,7 +722,7 @@ static void print_time(FILE *f, const char *what, double t)
 }
 
 /* Checks s->result; prints the verdict.  Returns EXIT_MATCHED or EXIT_MISMATCH, or EXIT_TROUBLE. */
-static int check_result(session *s)
+static int check_result(job *s)
 {
     const options *o = s->o;
     FILE *f = s->report;
@@ -780,7 +780,7 @@ static int check_result(session *s)
     return ok ? EXIT_MATCHED : EXIT_MISMATCH;
 }
 
-static int run_scan_session(session *s)
+static int run_scan_job(job *s)
 {
     const options *o = s->o;
     FILE *f = s->report;
@@ -965,12 +965,12 @@ static int run_scan_session(session *s)
 
 static int run_scan(const options *o)
 {
-    session s;
+    job s;
     memset(&s, 0, sizeof s);
     s.o = o;
     s.report = o->output && strcmp(o->output, "-") == 0 ? stderr : stdout;
 
-    int status = run_scan_session(&s);
+    int status = run_scan_job(&s);
 
     if (s.src)
         clReleaseMemObject(s.src);

@@ -4,7 +4,7 @@
  * The look-back interface (the same in scan/lookback_parallel.cl):
  *   LOOKBACK_LOCALS, LOOKBACK_LOCAL_PARAMS, LOOKBACK_LOCAL_ARGS   its local memory
  *   LOOKBACK_SCRATCH     CLSCAN_WG elements of it that the fallback may use once it is done
- *   lookback_prepare(LOOKBACK_LOCAL_ARGS)   by work-item 0 before the kernel's first barrier
+ *   lookback_prepare(LOOKBACK_LOCAL_ARGS)   by the first work-item, before the kernel's first barrier
  *   lookback_window(s, g, li, carry, LOOKBACK_LOCAL_ARGS)   by every work-item: 1 when *carry
  *                        holds the combination of all tiles before g, 0 after
  *                        CLSCAN_WINDOW_POLLS reads of the window without finding it
