@@ -31,9 +31,10 @@
  * the prefix in front, never computed by inverting comb.  Positions past the count hold
  * NEUTRAL, and every work-item reaches every barrier. */
 
-/* Functions that take a work-item's elements (private arrays) are always inlined: PoCL (3.1,
- * LLVM 15) leaves a large one with several callers as a call, and then miscompiles the kernel
- * that calls it. */
+/* Every function of the parts is always inlined, so that a kernel joined from parts compiles as
+ * one body: PoCL (3.1, LLVM 15) left a large function with several callers as a call and then
+ * miscompiled the kernel that called it, and a call that a GPU compiler keeps must save the
+ * work-item's elements (live in registers across the look-back) around it. */
 #define CLSCAN_INLINE inline __attribute__((always_inline))
 
 #define TILE (CLSCAN_WG * CLSCAN_ITEMS)

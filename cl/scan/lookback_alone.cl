@@ -5,7 +5,7 @@
  * and J. D. Owens ("Decoupled fallback: a portable single-pass GPU scan", 2025), which makes
  * the single pass safe where work-groups are not scheduled fairly.  scratch: CLSCAN_WG elements
  * of local memory. */
-inline T lookback_alone(tile_status s, uint g, __global const IN_T *src IN_PARAMS, ulong count,
+CLSCAN_INLINE T lookback_alone(tile_status s, uint g, __global const IN_T *src IN_PARAMS, ulong count,
                         __local T *scratch)
 {
     /* Phase 1: the nearest earlier tile with a prefix (-1: none; start from the virtual prefix

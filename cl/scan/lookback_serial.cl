@@ -16,11 +16,11 @@
 #define LOOKBACK_LOCAL_ARGS lb_status, &lb_found, lb_window
 #define LOOKBACK_SCRATCH lb_window
 
-inline void lookback_prepare(LOOKBACK_LOCAL_PARAMS)
+CLSCAN_INLINE void lookback_prepare(LOOKBACK_LOCAL_PARAMS)
 {
 }
 
-inline int lookback_window(tile_status s, uint g, uint li, __local T *carry, LOOKBACK_LOCAL_PARAMS)
+CLSCAN_INLINE int lookback_window(tile_status s, uint g, uint li, __local T *carry, LOOKBACK_LOCAL_PARAMS)
 {
     int done = 0;
     for (uint poll = 0; poll < CLSCAN_WINDOW_POLLS && !done; ++poll) {

@@ -13,12 +13,12 @@
 
 typedef T clscan_value;
 
-inline clscan_value clscan_value_neutral(void)
+CLSCAN_INLINE clscan_value clscan_value_neutral(void)
 {
     return NEUTRAL;
 }
 
-inline clscan_value clscan_value_comb(clscan_value a, clscan_value b)
+CLSCAN_INLINE clscan_value clscan_value_comb(clscan_value a, clscan_value b)
 {
     return COMB(a, b);
 }
@@ -38,7 +38,7 @@ typedef struct clscan_pair {
 /* The host sizes local and scratch memory with CLSCAN_PAIR_BOUND bytes per pair. */
 typedef char clscan_pair_fits_its_bound[(sizeof(clscan_pair) <= CLSCAN_PAIR_BOUND) ? 1 : -1];
 
-inline clscan_pair clscan_pair_make(clscan_value v, uchar h)
+CLSCAN_INLINE clscan_pair clscan_pair_make(clscan_value v, uchar h)
 {
     clscan_pair p;
     p.v = v;
@@ -46,7 +46,7 @@ inline clscan_pair clscan_pair_make(clscan_value v, uchar h)
     return p;
 }
 
-inline clscan_pair clscan_pair_neutral(void)
+CLSCAN_INLINE clscan_pair clscan_pair_neutral(void)
 {
     return clscan_pair_make(clscan_value_neutral(), 0);
 }
@@ -54,7 +54,7 @@ inline clscan_pair clscan_pair_neutral(void)
 /* a is the previous pair, b the current one.  A head restarts from the neutral value rather
  * than taking b as it is, so that a segment's scan has the bits of a scan of that segment alone
  * (comb(NEUTRAL, b) need not be b bitwise: LAST_NONZERO turns -0.0 into +0.0). */
-inline clscan_pair clscan_pair_comb(clscan_pair a, clscan_pair b)
+CLSCAN_INLINE clscan_pair clscan_pair_comb(clscan_pair a, clscan_pair b)
 {
     clscan_pair r;
     r.v = clscan_value_comb(b.h ? clscan_value_neutral() : a.v, b.v);
@@ -72,7 +72,7 @@ inline clscan_pair clscan_pair_comb(clscan_pair a, clscan_pair b)
 #define FLAG_OWN 1
 #define FLAG_RUN 2
 
-inline uchar head_flags(uchar h)   /* h: 0 or 1 */
+CLSCAN_INLINE uchar head_flags(uchar h)   /* h: 0 or 1 */
 {
     return h * (FLAG_OWN | FLAG_RUN);
 }

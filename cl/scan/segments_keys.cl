@@ -5,7 +5,7 @@
 
 /* Whether element i starts a segment (without a branch: element 0 compares its key with
  * itself). */
-inline uchar clscan_head(__global const uchar *heads, __global const KEY_T *keys, ulong i)
+CLSCAN_INLINE uchar clscan_head(__global const uchar *heads, __global const KEY_T *keys, ulong i)
 {
     return (i == 0) | (keys[i] != keys[i - (i != 0)]);
 }
@@ -13,7 +13,7 @@ inline uchar clscan_head(__global const uchar *heads, __global const KEY_T *keys
 /* The flags of a work-item's full run of elements from first on: the first element of each run
  * (which may be element 0), then the others one run after the other (measured on PoCL: in step
  * with the values, the key comparisons stayed scalar and the scan by key ran twice as slow). */
-inline void flags_load_full(uchar *f, __global const uchar *heads, __global const KEY_T *keys, ulong first)
+CLSCAN_INLINE void flags_load_full(uchar *f, __global const uchar *heads, __global const KEY_T *keys, ulong first)
 {
     for (uint l = 0; l < CLSCAN_LANES; ++l)
         f[VIDX(l, 0)] = head_flags(clscan_head(heads, keys, first + l * RUN));

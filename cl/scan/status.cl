@@ -16,12 +16,12 @@ typedef struct tile_status {
     uint epoch;
 } tile_status;
 
-inline uint status_of(uint word, uint epoch)
+CLSCAN_INLINE uint status_of(uint word, uint epoch)
 {
     return (word >> 2) == epoch ? (word & 3u) : 0u;
 }
 
-inline uint status_word(uint epoch, uint st)
+CLSCAN_INLINE uint status_word(uint epoch, uint st)
 {
     return (epoch << 2) | st;
 }

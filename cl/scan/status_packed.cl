@@ -11,14 +11,14 @@ typedef union {
     T t;
 } status_bits;
 
-inline void status_publish(tile_status s, uint g, uint st, T value)
+CLSCAN_INLINE void status_publish(tile_status s, uint g, uint st, T value)
 {
     status_bits b;
     b.t = value;
     atom_xchg((volatile __global ulong *)s.words + 2 + g, ((ulong)status_word(s.epoch, st) << 32) | b.u);
 }
 
-inline uint status_poll(tile_status s, ulong j, T *value)
+CLSCAN_INLINE uint status_poll(tile_status s, ulong j, T *value)
 {
     const ulong w = ((volatile __global ulong *)s.words)[2 + j];
     status_bits b;

@@ -2,7 +2,7 @@
  * its total in values[g] and its inclusive prefix in values[tiles + g].  A value is written
  * before its status, behind a fence, and read after it, behind a fence. */
 
-inline void status_publish(tile_status s, uint g, uint st, T value)
+CLSCAN_INLINE void status_publish(tile_status s, uint g, uint st, T value)
 {
     if (st == STATUS_PREFIX)
         s.values[s.tiles + g] = value;
@@ -12,7 +12,7 @@ inline void status_publish(tile_status s, uint g, uint st, T value)
     atomic_xchg(&s.words[1 + g], status_word(s.epoch, st));
 }
 
-inline uint status_poll(tile_status s, ulong j, T *value)
+CLSCAN_INLINE uint status_poll(tile_status s, ulong j, T *value)
 {
     const uint st = status_of(s.words[1 + j], s.epoch);
     read_mem_fence(CLK_GLOBAL_MEM_FENCE);

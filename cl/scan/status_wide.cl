@@ -8,14 +8,14 @@ typedef union {
     T t;
 } status_bits;
 
-inline void status_publish(tile_status s, uint g, uint st, T value)
+CLSCAN_INLINE void status_publish(tile_status s, uint g, uint st, T value)
 {
     status_bits b;
     b.t = value;
     ((volatile __global ulong2 *)s.words)[1 + g] = (ulong2)((ulong)status_word(s.epoch, st), b.u);
 }
 
-inline uint status_poll(tile_status s, ulong j, T *value)
+CLSCAN_INLINE uint status_poll(tile_status s, ulong j, T *value)
 {
     const ulong2 w = ((volatile __global ulong2 *)s.words)[1 + j];
     status_bits b;

@@ -11,7 +11,7 @@
 
 /* The carry-in of this work-group's tile: the inclusive scan of the tile totals up to the tile
  * before it, or NEUTRAL for the first tile (and when there are no carries: one tile). */
-inline T tile_carry(__global const OUT_T *carries, uint use_carries)
+CLSCAN_INLINE T tile_carry(__global const OUT_T *carries, uint use_carries)
 {
     const size_t g = get_group_id(0);
     return use_carries && g > 0 ? CARRY_AT(carries, g - 1) : NEUTRAL;

@@ -4,7 +4,7 @@
  * depth 2 log2(n).  The same contract as scan/wg_hillis_steele.cl. */
 #define WG_LOCALS __local T wg_buf[CLSCAN_WG]
 
-inline void wg_scan(T v, __local T *buf, uint li, T *prev, T *total)
+CLSCAN_INLINE void wg_scan(T v, __local T *buf, uint li, T *prev, T *total)
 {
     buf[li] = v;
     barrier(CLK_LOCAL_MEM_FENCE);

@@ -8,7 +8,7 @@
  * buf is WG_LOCALS' wg_buf.  Every work-item must call it (it has barriers). */
 #define WG_LOCALS __local T wg_buf[2 * CLSCAN_WG]
 
-inline void wg_scan(T v, __local T *buf, uint li, T *prev, T *total)
+CLSCAN_INLINE void wg_scan(T v, __local T *buf, uint li, T *prev, T *total)
 {
     uint rd = 0, wr = CLSCAN_WG;
     buf[li] = v;

@@ -3,7 +3,7 @@
  * binary tree over the work-items' values (Hillis-Steele's last element, the two-level scan's
  * trees within and over the subgroups, Blelloch's up-sweep alike), so this up-sweep of
  * buf[0 ... CLSCAN_WG - 1], in place, gives those bits. */
-inline T wg_total_alone(__local T *buf)
+CLSCAN_INLINE T wg_total_alone(__local T *buf)
 {
     for (uint d = 1; d < CLSCAN_WG; d <<= 1)
         for (uint i = 2 * d - 1; i < CLSCAN_WG; i += 2 * d)

@@ -8,7 +8,7 @@
 #define SG CLSCAN_SUBGROUP
 #define NSG (CLSCAN_WG / SG)
 
-inline void wg_scan(T v, __local T *buf, uint li, T *prev, T *total)
+CLSCAN_INLINE void wg_scan(T v, __local T *buf, uint li, T *prev, T *total)
 {
     const uint lane = li % SG, sg = li / SG;
     uint rd = 0, wr = CLSCAN_WG;

@@ -16,7 +16,7 @@ typedef union {
 } t_words;
 
 /* Lane l gets lane l - d's v (lanes below d keep their own). */
-inline T shuffle_up(T v, uint d)
+CLSCAN_INLINE T shuffle_up(T v, uint d)
 {
     t_words in, out;
     in.t = v;
@@ -28,7 +28,7 @@ inline T shuffle_up(T v, uint d)
     return out.t;
 }
 
-inline void wg_scan(T v, __local T *buf, uint li, T *prev, T *total)
+CLSCAN_INLINE void wg_scan(T v, __local T *buf, uint li, T *prev, T *total)
 {
     const uint lane = li % SG, sg = li / SG;
     for (uint d = 1; d < SG; d <<= 1) {

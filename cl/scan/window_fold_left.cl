@@ -2,7 +2,7 @@
  * AFFINE, custom operators): the left fold window[m], window[m - 1], ... window[0] by one
  * work-item, so that the bits do not depend on where the look-back stopped.  Loads come eight
  * at a time ahead of the combinations, which then run back to back.  Called by every work-item. */
-inline void window_fold(__local const T *window, uint m, uint li, __local T *buf, __local T *carry)
+CLSCAN_INLINE void window_fold(__local const T *window, uint m, uint li, __local T *buf, __local T *carry)
 {
     if (li != 0)
         return;

@@ -3,7 +3,7 @@
  * CLSCAN_LOOKBACK neighbouring tiles of window[m] ... window[0] in tile order (NEUTRAL in
  * front), then the work-group primitive folds the work-items' results.  Called by every
  * work-item (the primitive has barriers). */
-inline void window_fold(__local const T *window, uint m, uint li, __local T *buf, __local T *carry)
+CLSCAN_INLINE void window_fold(__local const T *window, uint m, uint li, __local T *buf, __local T *carry)
 {
     T y = NEUTRAL;
     for (uint k = CLSCAN_LOOKBACK; k-- > 0;) {
