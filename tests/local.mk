@@ -128,3 +128,16 @@ AM_TESTS_ENVIRONMENT += \
 	FAULT_ORDER_TEST='$(abs_top_builddir)/tests/fault_order_test'; export FAULT_ORDER_TEST; \
 	FAULT_SHIM_LA='$(abs_top_builddir)/tests/fault/shim.la'; export FAULT_SHIM_LA;
 endif
+
+# ---- The bad-input table -------------------------------------------------------------------------
+# bad_input_test   every documented status of every public function provoked by one bad argument
+#                  (NULL, another context or device, wait lists, images, access flags, ranges,
+#                  overlaps through sub-buffers, enumerators, sizes, custom operators, tunings,
+#                  variants, environment variables); buffers compared byte for byte, handles
+#                  checked with a valid call after each row; prints what it could not provoke
+if ENABLE_TESTS
+TEST_PROGRAMS_ += tests/bad_input_test
+tests_bad_input_test_SOURCES = tests/bad_input_test.c $(TESTUTIL_)
+# Reads the kernel files of the source tree when run by hand (make check tells it through CLSCAN_SRCDIR).
+tests_bad_input_test_CPPFLAGS = $(AM_CPPFLAGS) -DCLSCAN_TEST_SRCDIR='"$(abs_top_srcdir)"'
+endif
