@@ -46,7 +46,7 @@ static void release_parts(clscan_compactor *c)
     clscan_plan_release(c->scan);
 }
 
-static cl_int build(clscan_compactor *c)
+static cl_int build(const char *fn, clscan_compactor *c)
 {
     const char *files[] = {"compact/elements.cl", "common/wg_sum.cl",
                            c->gpu ? "compact/flags_bits.cl" : "compact/flags_loop.cl", "compact/count.cl",
@@ -60,11 +60,11 @@ static cl_int build(clscan_compactor *c)
         char defines[256];
         snprintf(defines, sizeof defines, "-DCLSCAN_WG=%zu -DCLSCAN_ITEMS=%zu -DCLSCAN_WORD=%s -DCLSCAN_WORDS=%zu",
                  c->wg, c->items, word, words);
-        err = clscan_program_get(c->context, c->device, &c->info, &c->dev, NULL, files, defines, &c->program);
+        err = clscan_program_get(fn, c->context, c->device, &c->info, &c->dev, NULL, files, defines, &c->program);
         if (err == CL_SUCCESS)
-            err = clscan_kernel_create(c->program, c->device, &c->info, "clscan_compact_count", c->wg, &c->count);
+            err = clscan_kernel_create(fn, c->program, c->device, &c->info, "clscan_compact_count", c->wg, &c->count);
         if (err == CL_SUCCESS)
-            err = clscan_kernel_create(c->program, c->device, &c->info, scatter, c->wg, &c->scatter);
+            err = clscan_kernel_create(fn, c->program, c->device, &c->info, scatter, c->wg, &c->scatter);
         if (err != CL_INVALID_WORK_GROUP_SIZE || c->wg == 1)
             return err;
         /* The kernels run fewer work-items on this device: halve the work-group. */
@@ -96,9 +96,9 @@ CLSCAN_API clscan_compactor *clscan_compactor_create(cl_context context, cl_devi
     c->device = device;
     c->element_size = element_size;
     if ((*err = clscan_check_device(fn, context, device, &c->info)) == CL_SUCCESS &&
-        (*err = clscan_env_dev_options(&c->dev)) == CL_SUCCESS) {
+        (*err = clscan_env_dev_options(fn, &c->dev)) == CL_SUCCESS) {
         tuning(c);
-        *err = build(c);
+        *err = build(fn, c);
     }
     if (*err == CL_SUCCESS)
         c->scan = algo_count_plan(context, device, err);

@@ -91,7 +91,8 @@ cl_int clscan_check_device(const char *fn, cl_context context, cl_device_id devi
                            clscan_error_string(err));
     if (!found)
         return clscan_fail(CL_INVALID_DEVICE, "%s: the device is not in the context", fn);
-    return clscan_query_device(device, info);
+    err = clscan_query_device(device, info);
+    return err == CL_SUCCESS ? err : clscan_fail_in(fn, err);
 }
 
 /* "P:D" with decimal indices? */
@@ -131,15 +132,16 @@ CLSCAN_API cl_int clscan_default_device(const char *spec, cl_platform_id *platfo
     cl_uint nplat = 0;
     cl_int err = clGetPlatformIDs(0, NULL, &nplat);
     if (err != CL_SUCCESS || nplat == 0)
-        return clscan_fail(CL_DEVICE_NOT_FOUND, "no OpenCL platform found (is an ICD installed? "
+        return clscan_fail(CL_DEVICE_NOT_FOUND, "clscan_default_device: no OpenCL platform found (is an ICD installed? "
                            "Debian: pocl-opencl-icd)");
     cl_platform_id *plats = malloc(nplat * sizeof *plats);
     if (!plats)
-        return clscan_fail(CL_OUT_OF_HOST_MEMORY, "out of host memory");
+        return clscan_fail(CL_OUT_OF_HOST_MEMORY, "clscan_default_device: out of host memory");
     err = clGetPlatformIDs(nplat, plats, NULL);
     if (err != CL_SUCCESS) {
         free(plats);
-        return clscan_fail(CL_DEVICE_NOT_FOUND, "clGetPlatformIDs failed: %s", clscan_error_string(err));
+        return clscan_fail(CL_DEVICE_NOT_FOUND, "clscan_default_device: clGetPlatformIDs failed: %s",
+                           clscan_error_string(err));
     }
 
     unsigned long want_p = 0, want_d = 0;
@@ -187,7 +189,7 @@ CLSCAN_API cl_int clscan_default_device(const char *spec, cl_platform_id *platfo
                            clscan_error_string(failure));
 
     if (spec && !found_d)
-        return clscan_fail(CLSCAN_INVALID_DEVICE_SPEC, "no OpenCL device matches \"%s\" (give "
+        return clscan_fail(CLSCAN_INVALID_DEVICE_SPEC, "clscan_default_device: no OpenCL device matches \"%s\" (give "
                            "\"platform:device\" indices or part of a device name; see clscan --list-devices)",
                            spec);
     if (!spec) {
@@ -195,7 +197,7 @@ CLSCAN_API cl_int clscan_default_device(const char *spec, cl_platform_id *platfo
         found_d = gpu_d ? gpu_d : first_d;
     }
     if (!found_d)
-        return clscan_fail(CL_DEVICE_NOT_FOUND, "no OpenCL device found");
+        return clscan_fail(CL_DEVICE_NOT_FOUND, "clscan_default_device: no OpenCL device found");
     if (platform_ret)
         *platform_ret = found_p;
     *device_ret = found_d;

@@ -32,7 +32,7 @@ static long number(const char *value, size_t n)
 }
 
 /* One "key=value" switch of length n. */
-static cl_int parse_switch(const char *s, size_t n, clscan_dev_options *dev)
+static cl_int parse_switch(const char *fn, const char *s, size_t n, clscan_dev_options *dev)
 {
     static const char *const policies[] = {"cpu", "gpu", NULL};
     static const char *const tiles[] = {"auto", "registers", "staged", "streamed", NULL};
@@ -40,7 +40,7 @@ static cl_int parse_switch(const char *s, size_t n, clscan_dev_options *dev)
     static const char *const layouts[] = {"separate", "packed", "wide", NULL};
     const char *eq = memchr(s, '=', n);
     if (!eq)
-        return clscan_fail(CL_INVALID_VALUE, "CLSCAN_DEVELOP: \"%.*s\" is not key=value", (int)n, s);
+        return clscan_fail(CL_INVALID_VALUE, "%s: CLSCAN_DEVELOP: \"%.*s\" is not key=value", fn, (int)n, s);
     const size_t k = (size_t)(eq - s), vn = n - k - 1;
     const char *v = eq + 1;
     int i = -1;
@@ -60,12 +60,12 @@ static cl_int parse_switch(const char *s, size_t n, clscan_dev_options *dev)
     else if (k == 5 && !strncmp(s, "build", k) && vn < sizeof dev->build)
         memcpy(dev->build, v, vn), dev->build[vn] = '\0';
     else
-        return clscan_fail(CL_INVALID_VALUE, "CLSCAN_DEVELOP: unknown switch or value \"%.*s\" (see "
-                           "doc/hacking.md)", (int)n, s);
+        return clscan_fail(CL_INVALID_VALUE, "%s: CLSCAN_DEVELOP: unknown switch or value \"%.*s\" (see "
+                           "doc/hacking.md)", fn, (int)n, s);
     return CL_SUCCESS;
 }
 
-cl_int clscan_env_dev_options(clscan_dev_options *dev)
+cl_int clscan_env_dev_options(const char *fn, clscan_dev_options *dev)
 {
     memset(dev, 0, sizeof *dev);
     dev->policy = -1;
@@ -74,14 +74,14 @@ cl_int clscan_env_dev_options(clscan_dev_options *dev)
     dev->spin_limit = -1;
     const char *dir = nonempty(getenv("CLSCAN_KERNEL_DIR"));
     if (dir && strlen(dir) >= sizeof dev->kernel_dir)
-        return clscan_fail(CLSCAN_KERNEL_SOURCE_NOT_FOUND, "CLSCAN_KERNEL_DIR is longer than %zu bytes",
+        return clscan_fail(CLSCAN_KERNEL_SOURCE_NOT_FOUND, "%s: CLSCAN_KERNEL_DIR is longer than %zu bytes", fn,
                            sizeof dev->kernel_dir - 1);
     if (dir)
         strcpy(dev->kernel_dir, dir);
     const char *s = nonempty(getenv("CLSCAN_DEVELOP"));
     while (s && *s) {
         const size_t n = strcspn(s, ";");
-        cl_int err = n ? parse_switch(s, n, dev) : CL_SUCCESS;
+        cl_int err = n ? parse_switch(fn, s, n, dev) : CL_SUCCESS;
         if (err != CL_SUCCESS)
             return err;
         s += n + (s[n] == ';');

@@ -24,8 +24,8 @@ typedef struct clscan_dev_options {
 } clscan_dev_options;
 
 /* Reads CLSCAN_DEVELOP and CLSCAN_KERNEL_DIR into *dev (once per plan or handle);
- * CL_INVALID_VALUE with a message for a malformed value. */
-cl_int clscan_env_dev_options(clscan_dev_options *dev);
+ * CL_INVALID_VALUE with a message naming fn for a malformed value. */
+cl_int clscan_env_dev_options(const char *fn, clscan_dev_options *dev);
 /* CLSCAN_DEVICE, or NULL when unset or empty. */
 const char *clscan_env_device(void);
 

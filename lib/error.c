@@ -35,6 +35,19 @@ cl_int clscan_fail_with_text(cl_int code, const char *text, const char *fmt, ...
     return code;
 }
 
+cl_int clscan_fail_in(const char *fn, cl_int code)
+{
+    const size_t n = strlen(fn), len = strlen(last_error);
+    if (strncmp(last_error, fn, n) == 0 && last_error[n] == ':')
+        return code;   /* it names fn already */
+    const size_t keep = len + n + 2 < sizeof last_error ? len : sizeof last_error - n - 3;
+    memmove(last_error + n + 2, last_error, keep);
+    memcpy(last_error, fn, n);
+    memcpy(last_error + n, ": ", 2);
+    last_error[n + 2 + keep] = '\0';
+    return code;
+}
+
 CLSCAN_API const char *clscan_last_error(void)
 {
     return last_error;

@@ -16,6 +16,9 @@
 
 /* Records the message for clscan_last_error() and returns code. */
 cl_int clscan_fail(cl_int code, const char *fmt, ...) CLSCAN_PRINTF(2, 3);
+/* Prefixes this thread's last message with "fn: " (a public function reporting the failure of
+ * another it called) and returns code. */
+cl_int clscan_fail_in(const char *fn, cl_int code);
 /* The status to report when a query about an argument failed with err: err itself when the
  * implementation ran out of memory or resources (the argument may be fine), else `invalid`. */
 static inline cl_int clscan_query_status(cl_int err, cl_int invalid)

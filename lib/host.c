@@ -114,5 +114,5 @@ CLSCAN_API cl_int clscan_host(clscan_op op, clscan_type type, clscan_kind kind,
     if (err == CL_SUCCESS)
         err = scan_on_device(*plan, src, dst, bytes, count);
     pthread_mutex_unlock(&host_lock);
-    return err;
+    return err == CL_SUCCESS ? err : clscan_fail_in("clscan_host", err);
 }

@@ -130,7 +130,7 @@ static clscan_plan *create(const char *fn, cl_context context, cl_device_id devi
     plan->kind = kind;
     plan->pair_bound = pair_bound(plan->element_size);
     if ((*err = clscan_check_device(fn, context, device, &plan->info)) == CL_SUCCESS &&
-        (*err = clscan_env_dev_options(&plan->dev)) == CL_SUCCESS) {
+        (*err = clscan_env_dev_options(fn, &plan->dev)) == CL_SUCCESS) {
         if (!plan->custom && plan->type == CLSCAN_DOUBLE && !plan->info.has_fp64)
             *err = clscan_fail(CLSCAN_FP64_NOT_SUPPORTED, "%s: CLSCAN_DOUBLE needs cl_khr_fp64, which %s does not "
                                "offer", fn, plan->info.name);
@@ -185,8 +185,8 @@ static cl_int size_mismatch(const char *fn, cl_context context, cl_device_id dev
             strcpy(saved, clscan_last_error());
         if (saved && clscan_custom_source(op, &text) == CL_SUCCESS &&
             clscan_check_device(fn, context, device, &info) == CL_SUCCESS &&
-            clscan_env_dev_options(&dev) == CL_SUCCESS &&
-            clscan_program_get(context, device, &info, &dev, text, none, "", &program) == CL_BUILD_PROGRAM_FAILURE)
+            clscan_env_dev_options(fn, &dev) == CL_SUCCESS &&
+            clscan_program_get(fn, context, device, &info, &dev, text, none, "", &program) == CL_BUILD_PROGRAM_FAILURE)
             mismatch = strstr(clscan_last_error(), CLSCAN_CUSTOM_SIZE_CHECK) != NULL;
         if (program)
             clReleaseProgram(program);

@@ -23,13 +23,13 @@ static pthread_mutex_t cache_lock = PTHREAD_MUTEX_INITIALIZER;
 static cache_entry *cache_head;
 
 /* Builds source for device; on failure the compiler's log goes into the error message. */
-static cl_int build(cl_context context, cl_device_id device, const char *source, const char *options,
-                    cl_program *program)
+static cl_int build(const char *fn, cl_context context, cl_device_id device, const char *source,
+                    const char *options, cl_program *program)
 {
     cl_int err;
     cl_program p = clCreateProgramWithSource(context, 1, &source, NULL, &err);
     if (err != CL_SUCCESS)
-        return clscan_fail(err, "clCreateProgramWithSource failed: %s", clscan_error_string(err));
+        return clscan_fail(err, "%s: clCreateProgramWithSource failed: %s", fn, clscan_error_string(err));
     err = clBuildProgram(p, 1, &device, options, NULL, NULL);
     if (err != CL_SUCCESS) {
         size_t n = 0;
@@ -41,7 +41,7 @@ static cl_int build(cl_context context, cl_device_id device, const char *source,
         else if (log)
             log[0] = '\0';
         clscan_fail_with_text(err, log ? log : "(no build log)",
-                              "clBuildProgram failed (%s) with options \"%s\"; the compiler's log:",
+                              "%s: clBuildProgram failed (%s) with options \"%s\"; the compiler's log:", fn,
                               clscan_error_string(err), options);
         free(log);
         clReleaseProgram(p);
@@ -60,7 +60,7 @@ static char *copy_string(const char *s)
 
 /* The cached program or a new build (with the cache's lock held: two threads asking for the
  * same program build it once). */
-static cl_int cached(cl_context context, cl_device_id device, const char *source, const char *options,
+static cl_int cached(const char *fn, cl_context context, cl_device_id device, const char *source, const char *options,
                      cl_program *program)
 {
     for (cache_entry *e = cache_head; e; e = e->next) {
@@ -72,7 +72,7 @@ static cl_int cached(cl_context context, cl_device_id device, const char *source
         }
     }
     cl_program p = NULL;
-    cl_int err = build(context, device, source, options, &p);
+    cl_int err = build(fn, context, device, source, options, &p);
     if (err != CL_SUCCESS)
         return err;
     cache_entry *e = calloc(1, sizeof *e);
@@ -91,7 +91,7 @@ static cl_int cached(cl_context context, cl_device_id device, const char *source
     return CL_SUCCESS;
 }
 
-cl_int clscan_program_get(cl_context context, cl_device_id device, const clscan_device_info *info,
+cl_int clscan_program_get(const char *fn, cl_context context, cl_device_id device, const clscan_device_info *info,
                           const clscan_dev_options *dev, const char *text, const char *const *files,
                           const char *defines, cl_program *program)
 {
@@ -99,13 +99,13 @@ cl_int clscan_program_get(cl_context context, cl_device_id device, const clscan_
     const int n = snprintf(options, sizeof options, "%s%s%s%s", info->opencl_c_1_2 ? "-cl-std=CL1.2 " : "",
                            defines, dev->build[0] ? " " : "", dev->build);
     if (n < 0 || (size_t)n >= sizeof options)
-        return clscan_fail(CL_INVALID_BUILD_OPTIONS, "the build options are too long");
+        return clscan_fail(CL_INVALID_BUILD_OPTIONS, "%s: the build options are too long", fn);
     char *source = NULL;
-    cl_int err = clscan_source_join(dev->kernel_dir, text, files, &source);
+    cl_int err = clscan_source_join(fn, dev->kernel_dir, text, files, &source);
     if (err != CL_SUCCESS)
         return err;
     pthread_mutex_lock(&cache_lock);
-    err = cached(context, device, source, options, program);
+    err = cached(fn, context, device, source, options, program);
     pthread_mutex_unlock(&cache_lock);
     free(source);
     return err;
@@ -131,14 +131,14 @@ void clscan_program_cache_clear(void)
  * work-group's private memory on one thread's stack. */
 #define MAX_GROUP_PRIVATE ((cl_ulong)4 << 20)
 
-cl_int clscan_kernel_create(cl_program program, cl_device_id device, const clscan_device_info *info,
+cl_int clscan_kernel_create(const char *fn, cl_program program, cl_device_id device, const clscan_device_info *info,
                             const char *name, size_t wg, cl_kernel *kernel)
 {
     cl_int err;
     *kernel = clCreateKernel(program, name, &err);
     if (err != CL_SUCCESS) {
         *kernel = NULL;
-        return clscan_fail(err, "clCreateKernel(%s) failed: %s", name, clscan_error_string(err));
+        return clscan_fail(err, "%s: clCreateKernel(%s) failed: %s", fn, name, clscan_error_string(err));
     }
     size_t kernel_wg = 0;
     cl_ulong kernel_local = 0, kernel_private = 0;
@@ -150,18 +150,18 @@ cl_int clscan_kernel_create(cl_program program, cl_device_id device, const clsca
         err = clGetKernelWorkGroupInfo(*kernel, device, CL_KERNEL_PRIVATE_MEM_SIZE, sizeof kernel_private,
                                        &kernel_private, NULL);
     if (err != CL_SUCCESS)
-        err = clscan_fail(err, "clGetKernelWorkGroupInfo(%s) failed: %s", name, clscan_error_string(err));
+        err = clscan_fail(err, "%s: clGetKernelWorkGroupInfo(%s) failed: %s", fn, name, clscan_error_string(err));
     else if (kernel_wg < wg)
-        err = clscan_fail(CL_INVALID_WORK_GROUP_SIZE, "kernel %s runs at most %zu work-items per work-group on %s, "
-                          "not %zu", name, kernel_wg, info->name, wg);
+        err = clscan_fail(CL_INVALID_WORK_GROUP_SIZE, "%s: kernel %s runs at most %zu work-items per work-group on "
+                          "%s, not %zu", fn, name, kernel_wg, info->name, wg);
     else if (kernel_local > info->local_mem_size)
-        err = clscan_fail(CLSCAN_DEVICE_NOT_SUPPORTED, "kernel %s needs %llu bytes of local memory; %s has %llu",
-                          name, (unsigned long long)kernel_local, info->name,
+        err = clscan_fail(CLSCAN_DEVICE_NOT_SUPPORTED, "%s: kernel %s needs %llu bytes of local memory; %s has %llu",
+                          fn, name, (unsigned long long)kernel_local, info->name,
                           (unsigned long long)info->local_mem_size);
     else if (kernel_private * wg > MAX_GROUP_PRIVATE)
-        err = clscan_fail(CLSCAN_DEVICE_NOT_SUPPORTED, "kernel %s needs %llu bytes of private memory per work-item: "
-                          "too much for %zu work-items on %s", name, (unsigned long long)kernel_private, wg,
-                          info->name);
+        err = clscan_fail(CLSCAN_DEVICE_NOT_SUPPORTED, "%s: kernel %s needs %llu bytes of private memory per "
+                          "work-item: too much for %zu work-items on %s", fn, name, (unsigned long long)kernel_private,
+                          wg, info->name);
     if (err != CL_SUCCESS) {
         clReleaseKernel(*kernel);
         *kernel = NULL;

@@ -77,7 +77,7 @@ void radix_engine_free(radix_engine *e)
 }
 
 /* Builds the program for the tuning in force. */
-static cl_int build(radix_engine *e, int key_order)
+static cl_int build(const char *fn, radix_engine *e, int key_order)
 {
     const int gpu = clscan_policy_gpu(&e->info, &e->dev);
     const char *files[] = {"radix/keys.cl", gpu ? "radix/histogram_atomic.cl" : "radix/histogram_columns.cl",
@@ -91,17 +91,17 @@ static cl_int build(radix_engine *e, int key_order)
              "-DCLSCAN_VALUE_WORD=%s -DCLSCAN_VALUE_WORDS=%zu -DCLSCAN_WG=%zu -DCLSCAN_ITEMS=%zu",
              e->key_size == 4 ? "uint" : "ulong", e->key_size == 4 ? "0x80000000u" : "0x8000000000000000ul",
              key_order, word, e->value_size ? words : 0, e->wg, e->items);
-    cl_int err = clscan_program_get(e->context, e->device, &e->info, &e->dev, NULL, files, defines, &e->program);
+    cl_int err = clscan_program_get(fn, e->context, e->device, &e->info, &e->dev, NULL, files, defines, &e->program);
     if (err == CL_SUCCESS)
-        err = clscan_kernel_create(e->program, e->device, &e->info,
+        err = clscan_kernel_create(fn, e->program, e->device, &e->info,
                                    gpu ? "clscan_radix_histogram_atomic" : "clscan_radix_histogram_columns", e->wg,
                                    &e->histogram);
     if (err == CL_SUCCESS)
-        err = clscan_kernel_create(e->program, e->device, &e->info,
+        err = clscan_kernel_create(fn, e->program, e->device, &e->info,
                                    e->ranked ? "clscan_radix_scatter_ranked" : "clscan_radix_scatter_table", e->wg,
                                    &e->scatter);
     if (err == CL_SUCCESS)
-        err = clscan_kernel_create(e->program, e->device, &e->info, "clscan_bucket_offsets", 1, &e->bucket_offsets);
+        err = clscan_kernel_create(fn, e->program, e->device, &e->info, "clscan_bucket_offsets", 1, &e->bucket_offsets);
     return err;
 }
 
@@ -111,7 +111,7 @@ cl_int radix_engine_init(radix_engine *e, const char *fn, cl_context context, cl
     memset(e, 0, sizeof *e);
     cl_int err = clscan_check_device(fn, context, device, &e->info);
     if (err == CL_SUCCESS)
-        err = clscan_env_dev_options(&e->dev);
+        err = clscan_env_dev_options(fn, &e->dev);
     if (err != CL_SUCCESS)
         return err;
     e->device = device;
@@ -122,12 +122,12 @@ cl_int radix_engine_init(radix_engine *e, const char *fn, cl_context context, cl
     if (!e->ranked && table_local_bytes(e->wg) + 256 > e->info.local_mem_size)
         return clscan_fail(CLSCAN_DEVICE_NOT_SUPPORTED, "%s: %s has %llu bytes of local memory: too little for "
                            "the radix sort", fn, e->info.name, (unsigned long long)e->info.local_mem_size);
-    err = build(e, key_order);
+    err = build(fn, e, key_order);
     if (err == CL_INVALID_WORK_GROUP_SIZE && e->ranked) {
         /* The kernels run fewer than RADIX work-items on this device: the table instead. */
         release_program(e);
         tuning(e, 0);
-        err = build(e, key_order);
+        err = build(fn, e, key_order);
     }
     if (err == CL_SUCCESS)
         e->scan = algo_count_plan(context, device, &err);

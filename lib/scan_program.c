@@ -39,18 +39,18 @@ cl_int clscan_scan_program_build(const clscan_plan *plan, const char *fn, const 
     else
         snprintf(defines, sizeof defines, "-DCLSCAN_OP=%s -DCLSCAN_TYPE=%s -DCLSCAN_EXCLUSIVE=%d %s",
                  op_names[plan->op], type_names[plan->type], plan->kind == CLSCAN_EXCLUSIVE, variant);
-    err = clscan_program_get(plan->context, plan->device, &plan->info, &plan->dev, plan->op_source,
+    err = clscan_program_get(fn, plan->context, plan->device, &plan->info, &plan->dev, plan->op_source,
                              plan->custom ? files + 1 : files, defines, &p->program);
     const size_t wg = p->variant.wg;
     if (err == CL_SUCCESS)
-        err = clscan_kernel_create(p->program, plan->device, &plan->info, "clscan_scan_tiles", wg, &p->scan_tiles);
+        err = clscan_kernel_create(fn, p->program, plan->device, &plan->info, "clscan_scan_tiles", wg, &p->scan_tiles);
     if (err == CL_SUCCESS)
-        err = clscan_kernel_create(p->program, plan->device, &plan->info, "clscan_scan_tiles_inclusive", wg,
+        err = clscan_kernel_create(fn, p->program, plan->device, &plan->info, "clscan_scan_tiles_inclusive", wg,
                                    &p->scan_tiles_inclusive);
     if (err == CL_SUCCESS)
-        err = clscan_kernel_create(p->program, plan->device, &plan->info, "clscan_reduce", wg, &p->reduce);
+        err = clscan_kernel_create(fn, p->program, plan->device, &plan->info, "clscan_reduce", wg, &p->reduce);
     if (err == CL_SUCCESS)
-        err = clscan_kernel_create(p->program, plan->device, &plan->info, "clscan_scan_single_pass", wg,
+        err = clscan_kernel_create(fn, p->program, plan->device, &plan->info, "clscan_scan_single_pass", wg,
                                    &p->single_pass);
     if (err != CL_SUCCESS)
         clscan_scan_program_release(p);

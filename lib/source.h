@@ -18,6 +18,6 @@ extern const clscan_embedded_file clscan_embedded_files[];   /* ends with {NULL,
  * NULL-terminated list files, each followed by a newline; the files from the directories of
  * kernel_dir (CLSCAN_KERNEL_DIR's syntax) or, if it is empty, the embedded ones.  *source is
  * malloc'd. */
-cl_int clscan_source_join(const char *kernel_dir, const char *text, const char *const *files, char **source);
+cl_int clscan_source_join(const char *fn, const char *kernel_dir, const char *text, const char *const *files, char **source);
 
 #endif

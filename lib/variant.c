@@ -44,15 +44,18 @@ static cl_ulong local_bytes(const clscan_variant *v)
 /* Room left for the compiler's own use of local memory. */
 #define LOCAL_MEM_RESERVE 256
 
-/* Bytes of the elements a work-group keeps in its work-items' private memory (tiles other than
- * streamed ones).  PoCL runs a work-group's work-items on one thread and keeps their private
- * arrays on its stack: int32 tiles of 8 MiB (512 x 4096) crashed there, 4 MiB did not; GPUs
- * spill long before.  The cap leaves room for the rest of the stack. */
+/* Bytes of elements a work-group keeps in its work-items' private memory: each work-item's own
+ * elements (items tiles), its runs' prefixes and a few temporaries (streamed tiles: the four
+ * runs' accumulators and totals, their prefixes).  PoCL runs a work-group's work-items on one
+ * thread and keeps their private memory on its stack: int32 tiles of 8 MiB (512 x 4096) crashed
+ * there, and so did streamed tiles of 128 KiB custom elements; GPUs spill long before.  The cap
+ * leaves room for the rest of the stack. */
 #define MAX_PRIVATE_TILE ((cl_ulong)1 << 20)
 
 static cl_ulong private_bytes(const clscan_variant *v)
 {
-    return v->tiles == CLSCAN_TILES_STREAMED ? 0 : (cl_ulong)v->wg * v->items * v->element_size;
+    const cl_ulong per_item = v->tiles == CLSCAN_TILES_STREAMED ? 16 : v->items + v->lanes + 8;
+    return (cl_ulong)v->wg * per_item * v->element_size;
 }
 
 static int fits(const clscan_variant *v, const clscan_device_info *info)
