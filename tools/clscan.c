@@ -18,313 +18,7 @@
 #include "support/inputs.h"
 #include "support/names.h"
 #include "support/reference.h"
-
-enum { EXIT_MATCHED = 0, EXIT_MISMATCH = 1, EXIT_TROUBLE = 2 };
-
-#define DEFAULT_COUNT 1000000u
-
-/* ---- options ----------------------------------------------------------------------------- */
-
-typedef struct options {
-    bool help, version, list_devices;
-    const char *device;          /* NULL: CLSCAN_DEVICE or the library's default */
-    clscan_op op;
-    clscan_type type;
-    clscan_kind kind;
-    bool count_set;
-    size_t count;
-    const char *input;           /* NULL: random input */
-    const char *output;          /* NULL: no output file */
-    unsigned long repeat;
-    uint64_t seed;
-    bool tuning_set;
-    size_t work_group_size, items_per_work_item;
-    bool tolerance_set;
-    double tolerance;
-    bool algorithm_set;
-    clscan_algorithm algorithm;
-    bool variant_set;
-    clscan_tiles tiles;
-    clscan_primitive primitive;
-} options;
-
-enum option_id {
-    OPT_HELP, OPT_VERSION, OPT_LIST_DEVICES, OPT_DEVICE, OPT_OP, OPT_TYPE, OPT_INCLUSIVE,
-    OPT_EXCLUSIVE, OPT_COUNT, OPT_INPUT, OPT_OUTPUT, OPT_REPEAT, OPT_SEED, OPT_TUNING, OPT_TOLERANCE,
-    OPT_ALGORITHM, OPT_VARIANT
-};
-
-static const struct option_spec {
-    const char *name;
-    enum option_id id;
-    bool has_value;
-} option_specs[] = {
-    { "help", OPT_HELP, false },           { "version", OPT_VERSION, false },
-    { "list-devices", OPT_LIST_DEVICES, false },
-    { "device", OPT_DEVICE, true },        { "op", OPT_OP, true },
-    { "type", OPT_TYPE, true },            { "inclusive", OPT_INCLUSIVE, false },
-    { "exclusive", OPT_EXCLUSIVE, false }, { "count", OPT_COUNT, true },
-    { "input", OPT_INPUT, true },          { "output", OPT_OUTPUT, true },
-    { "repeat", OPT_REPEAT, true },        { "seed", OPT_SEED, true },
-    { "tuning", OPT_TUNING, true },        { "tolerance", OPT_TOLERANCE, true },
-    { "algorithm", OPT_ALGORITHM, true },   { "variant", OPT_VARIANT, true },
-};
-
-static void print_help(FILE *f)
-{
-    fputs(
-"Usage: clscan [OPTION]...\n"
-"       clscan --list-devices\n"
-"Run a prefix scan with the clscan library on an OpenCL device, check the result\n"
-"against a sequential CPU reference, and report the time.\n"
-"\n"
-"What to scan:\n"
-"  --op=OP          the operator: sum (default), max, min, last-nonzero, affine\n"
-"  --type=TYPE      the element type: int32 (default), uint32, int64, uint64,\n"
-"                   float, double\n"
-"  --exclusive      exclusive scan: y[0] = neutral, y[i] = x[0] op ... op x[i-1]\n"
-"  --inclusive      inclusive scan: y[i] = x[0] op ... op x[i] (the default)\n"
-"  --count=N        scan N random elements (default 1000000); the values are\n"
-"                   chosen so that the check is exact for every operator\n"
-"  --seed=S         seed of the random elements (default 1)\n"
-"  --input=FILE     scan the elements of FILE instead: raw native-endian binary\n"
-"                   of TYPE; for affine, pairs a, b interleaved, so the size\n"
-"                   must be a multiple of twice the size of TYPE; '-' reads\n"
-"                   stdin\n"
-"  --output=FILE    write the scan result as raw binary to FILE; '-' writes to\n"
-"                   stdout (the report then goes to stderr)\n"
-"\n"
-"Where and how:\n"
-"  --device=D       the device: P:D (platform and device index, as listed by\n"
-"                   --list-devices) or a substring of a device name; default:\n"
-"                   $CLSCAN_DEVICE, else the first GPU, else the first device\n"
-"  --repeat=R       time R runs (default 1) after one warm-up run and report\n"
-"                   the median device and host times\n"
-"  --tuning=WG:IPW  work-group size and items per work-item of the plan\n"
-"                   (clscan_plan_set_tuning; powers of two, 0 = automatic)\n"
-"  --algorithm=A    how arrays of more than one tile are scanned\n"
-"                   (clscan_plan_set_algorithm): auto (default),\n"
-"                   reduce-then-scan, single-pass\n"
-"  --variant=T:P    the kernels that scan a tile (clscan_plan_set_variant):\n"
-"                   tiles T auto, registers, staged or streamed; work-group\n"
-"                   primitive P auto, hillis-steele, blelloch or two-level\n"
-"  --tolerance=T    relative tolerance of the check of float and double sum and\n"
-"                   affine scans of --input data, whose result depends on the\n"
-"                   order of evaluation (default: epsilon times a bound on the\n"
-"                   roundings on the way to an element; see clscan(1))\n"
-"\n"
-"Information:\n"
-"  --list-devices   list every OpenCL platform and device with its P:D index;\n"
-"                   '*' marks the default device\n"
-"  -h, --help       show this help and exit\n"
-"  -V, --version    show the library's version and exit\n"
-"\n"
-"Option values may be given as --opt=VALUE or --opt VALUE.\n"
-"\n"
-"The device time runs from a marker enqueued just before the scan to the end of\n"
-"the scan's event (OpenCL profiling); the host time is the wall time from the\n"
-"call of clscan_enqueue to the completion of that event.  The checks are\n"
-"bitwise except where --tolerance applies; random float sums and affine scans\n"
-"are exact by construction, so their checks are bitwise too.\n"
-"\n"
-"Exit status: 0 if the result matched the reference (and repeated runs gave\n"
-"bitwise the same result), 1 if not, 2 for usage, input/output, OpenCL or clscan\n"
-"errors.\n"
-"\n"
-"Environment: CLSCAN_DEVICE; for kernel work CLSCAN_KERNEL_DIR and\n"
-"CLSCAN_DEVELOP; see clscan(1), clscan(3) and doc/hacking.md.\n",
-        f);
-}
-
-static void usage_error(const char *fmt, const char *arg)
-{
-    fputs("clscan: ", stderr);
-    fprintf(stderr, fmt, arg);
-    fputs("\nTry 'clscan --help' for more information.\n", stderr);
-}
-
-/* Parses a decimal unsigned integer, the whole string. */
-static bool parse_u64(const char *s, uint64_t *out)
-{
-    if (*s < '0' || *s > '9')
-        return false;
-    char *end;
-    errno = 0;
-    unsigned long long v = strtoull(s, &end, 10);
-    if (errno != 0 || *end != '\0')
-        return false;
-    *out = (uint64_t)v;
-    return true;
-}
-
-static bool parse_size(const char *s, size_t *out)
-{
-    uint64_t v;
-    if (!parse_u64(s, &v) || v > SIZE_MAX)
-        return false;
-    *out = (size_t)v;
-    return true;
-}
-
-static bool parse_tuning(const char *s, size_t *wg, size_t *ipw)
-{
-    const char *colon = strchr(s, ':');
-    if (!colon || colon == s)
-        return false;
-    char first[32];
-    size_t len = (size_t)(colon - s);
-    if (len >= sizeof first)
-        return false;
-    memcpy(first, s, len);
-    first[len] = '\0';
-    return parse_size(first, wg) && parse_size(colon + 1, ipw);
-}
-
-/* Returns -1 when the options are fine, else the exit status. */
-static int parse_options(int argc, char **argv, options *o)
-{
-    memset(o, 0, sizeof *o);
-    o->op = CLSCAN_SUM;
-    o->type = CLSCAN_INT32;
-    o->kind = CLSCAN_INCLUSIVE;
-    o->count = DEFAULT_COUNT;
-    o->repeat = 1;
-    o->seed = 1;
-
-    for (int i = 1; i < argc; i++) {
-        const char *arg = argv[i];
-        const struct option_spec *spec = NULL;
-        const char *value = NULL;
-        if (strcmp(arg, "-h") == 0) {
-            o->help = true;
-            continue;
-        }
-        if (strcmp(arg, "-V") == 0) {
-            o->version = true;
-            continue;
-        }
-        if (strncmp(arg, "--", 2) != 0 || arg[2] == '\0') {
-            usage_error(arg[0] == '-' ? "unknown option '%s'" : "unexpected argument '%s'", arg);
-            return EXIT_TROUBLE;
-        }
-        const char *name = arg + 2;
-        const char *eq = strchr(name, '=');
-        size_t name_len = eq ? (size_t)(eq - name) : strlen(name);
-        for (size_t k = 0; k < sizeof option_specs / sizeof option_specs[0]; k++) {
-            if (strlen(option_specs[k].name) == name_len && strncmp(option_specs[k].name, name, name_len) == 0) {
-                spec = &option_specs[k];
-                break;
-            }
-        }
-        if (!spec) {
-            usage_error("unknown option '%s'", arg);
-            return EXIT_TROUBLE;
-        }
-        if (spec->has_value) {
-            if (eq) {
-                value = eq + 1;
-            } else if (i + 1 < argc) {
-                value = argv[++i];
-            } else {
-                usage_error("option '%s' needs a value", arg);
-                return EXIT_TROUBLE;
-            }
-        } else if (eq) {
-            usage_error("option '%s' takes no value", arg);
-            return EXIT_TROUBLE;
-        }
-
-        switch (spec->id) {
-        case OPT_HELP:         o->help = true; break;
-        case OPT_VERSION:      o->version = true; break;
-        case OPT_LIST_DEVICES: o->list_devices = true; break;
-        case OPT_DEVICE:       o->device = value; break;
-        case OPT_INCLUSIVE:    o->kind = CLSCAN_INCLUSIVE; break;
-        case OPT_EXCLUSIVE:    o->kind = CLSCAN_EXCLUSIVE; break;
-        case OPT_INPUT:        o->input = value; break;
-        case OPT_OUTPUT:       o->output = value; break;
-        case OPT_OP:
-            if (!sup_parse_op(value, &o->op)) {
-                usage_error("unknown operator '%s' (sum, max, min, last-nonzero, affine)", value);
-                return EXIT_TROUBLE;
-            }
-            break;
-        case OPT_TYPE:
-            if (!sup_parse_type(value, &o->type)) {
-                usage_error("unknown type '%s' (int32, uint32, int64, uint64, float, double)", value);
-                return EXIT_TROUBLE;
-            }
-            break;
-        case OPT_COUNT:
-            if (!parse_size(value, &o->count)) {
-                usage_error("invalid count '%s'", value);
-                return EXIT_TROUBLE;
-            }
-            o->count_set = true;
-            break;
-        case OPT_REPEAT: {
-            uint64_t r;
-            if (!parse_u64(value, &r) || r == 0 || r > 1000000) {
-                usage_error("invalid repeat count '%s' (1 to 1000000)", value);
-                return EXIT_TROUBLE;
-            }
-            o->repeat = (unsigned long)r;
-            break;
-        }
-        case OPT_SEED:
-            if (!parse_u64(value, &o->seed)) {
-                usage_error("invalid seed '%s'", value);
-                return EXIT_TROUBLE;
-            }
-            break;
-        case OPT_TUNING:
-            if (!parse_tuning(value, &o->work_group_size, &o->items_per_work_item)) {
-                usage_error("invalid tuning '%s' (WG:IPW, e.g. 256:8)", value);
-                return EXIT_TROUBLE;
-            }
-            o->tuning_set = true;
-            break;
-        case OPT_ALGORITHM:
-            if (!sup_parse_algorithm(value, &o->algorithm)) {
-                usage_error("unknown algorithm '%s' (auto, reduce-then-scan, single-pass)", value);
-                return EXIT_TROUBLE;
-            }
-            o->algorithm_set = true;
-            break;
-        case OPT_VARIANT: {
-            char tiles[32] = "";
-            const char *colon = strchr(value, ':');
-            const size_t n = colon ? (size_t)(colon - value) : sizeof tiles;
-            if (n < sizeof tiles) {
-                memcpy(tiles, value, n);
-                tiles[n] = '\0';
-            }
-            if (n >= sizeof tiles || !sup_parse_tiles(tiles, &o->tiles) || !sup_parse_primitive(colon + 1, &o->primitive)) {
-                usage_error("invalid variant '%s' (TILES:PRIMITIVE, e.g. staged:blelloch)", value);
-                return EXIT_TROUBLE;
-            }
-            o->variant_set = true;
-            break;
-        }
-        case OPT_TOLERANCE: {
-            char *end;
-            errno = 0;
-            o->tolerance = strtod(value, &end);
-            if (*value == '\0' || *end != '\0' || errno != 0 || !(o->tolerance >= 0) || isinf(o->tolerance)) {
-                usage_error("invalid tolerance '%s'", value);
-                return EXIT_TROUBLE;
-            }
-            o->tolerance_set = true;
-            break;
-        }
-        }
-    }
-    if (o->count_set && o->input) {
-        usage_error("%s", "--count and --input exclude each other");
-        return EXIT_TROUBLE;
-    }
-    return -1;
-}
+#include "tools/options.h"
 
 /* ---- messages ---------------------------------------------------------------------------- */
 
@@ -533,54 +227,6 @@ static int list_devices(void)
 
 /* ---- files ------------------------------------------------------------------------------- */
 
-/* Reads all of path ('-': stdin) into a malloc'ed buffer of at least min_alloc bytes. */
-static bool read_file(const char *path, size_t min_alloc, unsigned char **data, size_t *size)
-{
-    const bool is_stdin = strcmp(path, "-") == 0;
-    FILE *f = is_stdin ? stdin : fopen(path, "rb");
-    if (!f) {
-        fprintf(stderr, "clscan: cannot open '%s': %s\n", path, strerror(errno));
-        return false;
-    }
-    size_t cap = 1 << 16, len = 0;
-    if (cap < min_alloc)
-        cap = min_alloc;
-    unsigned char *buf = malloc(cap);
-    bool ok = buf != NULL;
-    while (ok) {
-        if (len == cap) {
-            unsigned char *bigger = cap <= SIZE_MAX / 2 ? realloc(buf, cap * 2) : NULL;
-            if (!bigger) {
-                ok = false;
-                fprintf(stderr, "clscan: '%s': out of memory\n", path);
-                break;
-            }
-            buf = bigger;
-            cap *= 2;
-        }
-        size_t n = fread(buf + len, 1, cap - len, f);
-        len += n;
-        if (n == 0) {
-            if (ferror(f)) {
-                fprintf(stderr, "clscan: cannot read '%s': %s\n", path, strerror(errno));
-                ok = false;
-            }
-            break;
-        }
-    }
-    if (!buf)
-        fprintf(stderr, "clscan: '%s': out of memory\n", path);
-    if (!is_stdin)
-        fclose(f);
-    if (!ok) {
-        free(buf);
-        return false;
-    }
-    *data = buf;
-    *size = len;
-    return true;
-}
-
 static bool write_file(const char *path, const void *data, size_t size)
 {
     const bool is_stdout = strcmp(path, "-") == 0;
@@ -622,7 +268,7 @@ static double median(double *v, size_t n)
 }
 
 typedef struct job {
-    const options *o;
+    const tool_options *o;
     FILE *report;                /* stdout, or stderr when the result goes to stdout */
     cl_platform_id platform;
     cl_device_id device;
@@ -724,7 +370,7 @@ static void print_time(FILE *f, const char *what, double t)
 /* Checks s->result; prints the verdict.  Returns EXIT_MATCHED or EXIT_MISMATCH, or EXIT_TROUBLE. */
 static int check_result(job *s)
 {
-    const options *o = s->o;
+    const tool_options *o = s->o;
     FILE *f = s->report;
     sup_compare_result res;
     char dev[128], ref[128], in[128];
@@ -782,7 +428,7 @@ static int check_result(job *s)
 
 static int run_scan_job(job *s)
 {
-    const options *o = s->o;
+    const tool_options *o = s->o;
     FILE *f = s->report;
     cl_int err;
     int status;
@@ -790,20 +436,8 @@ static int run_scan_job(job *s)
     /* The input, first: a bad file should not wait for the device. */
     s->element_size = sup_element_size(o->op, o->type);
     if (o->input) {
-        size_t size;
-        if (!read_file(o->input, s->element_size, &s->input, &size))
+        if (!tool_read_input(o->input, o->op, o->type, &s->input, &s->count, stderr))
             return EXIT_TROUBLE;
-        if (size % s->element_size != 0) {
-            if (o->op == CLSCAN_AFFINE)
-                fprintf(stderr, "clscan: '%s': %zu bytes is not a whole number of affine %s elements:\n"
-                                "  each element is a pair a, b of %zu bytes each, %zu bytes in all\n",
-                        o->input, size, sup_type_name(o->type), sup_scalar_size(o->type), s->element_size);
-            else
-                fprintf(stderr, "clscan: '%s': %zu bytes is not a whole number of %s elements of %zu bytes\n",
-                        o->input, size, sup_type_name(o->type), s->element_size);
-            return EXIT_TROUBLE;
-        }
-        s->count = size / s->element_size;
     } else {
         s->count = o->count;
         if (s->count > SIZE_MAX / s->element_size) {
@@ -963,7 +597,7 @@ static int run_scan_job(job *s)
     return verdict;
 }
 
-static int run_scan(const options *o)
+static int run_scan(const tool_options *o)
 {
     job s;
     memset(&s, 0, sizeof s);
@@ -997,12 +631,12 @@ static int run_scan(const options *o)
 
 int main(int argc, char **argv)
 {
-    options o;
-    int status = parse_options(argc, argv, &o);
+    tool_options o;
+    int status = tool_parse_options(argc, argv, &o, stderr);
     if (status >= 0)
         return status;
     if (o.help) {
-        print_help(stdout);
+        tool_print_help(stdout);
         return EXIT_SUCCESS;
     }
     if (o.version) {
