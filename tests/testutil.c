@@ -301,7 +301,8 @@ static uint64_t case_seed(const tu_case *c)
 
 bool tu_check_scan(clscan_plan *plan, const tu_case *c, char *msg, size_t msgsize)
 {
-    static int trace = -1; /* CLSCAN_TEST_TRACE=1: print every case before it runs */
+    /* Atomic: threads_test checks cases from two threads at once. */
+    static _Atomic int trace = -1; /* CLSCAN_TEST_TRACE=1: print every case before it runs */
     if (trace < 0)
         trace = getenv("CLSCAN_TEST_TRACE") != NULL;
     enum { GUARD = 5 };
