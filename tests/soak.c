@@ -19,12 +19,15 @@
  * bit for bit with support/reference.h) or sup_random_edges (NaNs, infinities, signed zeros,
  * extremes; compared as SUP_MATCH_VALUES).  Around the destination range, guard elements of a
  * random pattern must stay as they were; so must the source when not in place, and the whole
- * destination when the library rejects a scan.
+ * destination when the library rejects a scan.  At the end, with every plan released and the
+ * caches cleared, the reference counts of the context and the queues must be back to the soak's
+ * own: a leaked buffer, program, kernel or event shows there.
  *
  * A line every --every operations (default 200) and at the end: operations, elements, failures,
  * rejected plans and scans, plans created, seconds, and the seed.  Exit status 0 if every case
  * passed; 1 at the first failure, after a line with the seed and the case (repeat it alone with
- * --seed=N --case=K); 2 for usage or setup errors.  'make soak SOAK_SECONDS=600' runs it. */
+ * --seed=N --case=K), or for a leak; 2 for usage or setup errors.  'make soak SOAK_SECONDS=600'
+ * runs it. */
 #define _POSIX_C_SOURCE 200809L
 
 #include <clscan.h>
@@ -620,10 +623,25 @@ int main(int argc, char **argv)
 
     for (size_t i = 0; i < MAX_SLOTS; i++)
         clscan_plan_release(slots[i].plan);
+    clscan_cache_clear();
+    /* Leaks of OpenCL objects, which PoCL keeps reachable (LeakSanitizer cannot see them): with
+     * every plan released and the caches cleared, the context is held by itself and the two
+     * queues only (buffers, programs and queues hold their context), and each queue by itself
+     * only (events hold their queue). */
+    cl_uint context_refs = 0, queue_refs = 0, ooo_refs = 1;
+    clGetContextInfo(dev.context, CL_CONTEXT_REFERENCE_COUNT, sizeof context_refs, &context_refs, NULL);
+    clGetCommandQueueInfo(dev.queue, CL_QUEUE_REFERENCE_COUNT, sizeof queue_refs, &queue_refs, NULL);
+    if (dev.ooo_queue)
+        clGetCommandQueueInfo(dev.ooo_queue, CL_QUEUE_REFERENCE_COUNT, sizeof ooo_refs, &ooo_refs, NULL);
+    if (context_refs != 2u + (dev.ooo_queue != NULL) || queue_refs != 1 || ooo_refs != 1) {
+        printf("soak: LEAK: with every plan released, the context has %u references (expected %u), the queues "
+               "%u and %u (expected 1): OpenCL objects were not released (seed %" PRIu64 ")\n", context_refs,
+               2u + (dev.ooo_queue != NULL), queue_refs, ooo_refs, opt.seed);
+        status = 1;
+    }
     if (dev.ooo_queue)
         clReleaseCommandQueue(dev.ooo_queue);
     clReleaseCommandQueue(dev.queue);
     clReleaseContext(dev.context);
-    clscan_cache_clear();
     return status;
 }
