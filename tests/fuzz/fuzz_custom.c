@@ -2,8 +2,9 @@
  * operator's size (one byte: 0 ... 255, or with the top bit a large size), then its type,
  * neutral, comb and preamble strings separated by NUL bytes; a missing string is NULL.
  *   - clscan_custom_source (lib/custom.c, linked from the library's objects): rejects exactly
- *     the operators with a NULL or empty type, neutral or comb or size 0; otherwise its source
- *     holds each string verbatim and the declared size;
+ *     the operators with a NULL or empty type, neutral or comb, a string longer than its
+ *     CLSCAN_CUSTOM_MAX_* (clscan.h) or size 0; otherwise its source holds each string verbatim
+ *     and the declared size;
  *   - clscan_plan_create_custom, the public function, with an invalid kind on a real context
  *     (CLSCAN_INVALID_CUSTOM_OPERATOR or CLSCAN_INVALID_KIND, nothing compiled) and with a valid
  *     kind and a NULL context (the plan is set up, then the context check fails and it is torn
@@ -38,6 +39,11 @@ static int blank(const char *s)
     return !s || !*s;
 }
 
+static int too_long(const char *s, size_t limit)
+{
+    return s && strlen(s) > limit;
+}
+
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
     if (!env.ready)
@@ -57,7 +63,10 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
         i += strlen(copy + i) + 1;
     }
     clscan_custom op = {s[0], data[0] & 0x80 ? (size_t)1 << (data[0] & 0x3f) : data[0], s[1], s[2], s[3]};
-    const int invalid = blank(op.type) || blank(op.neutral) || blank(op.comb) || op.size == 0;
+    const int invalid = blank(op.type) || blank(op.neutral) || blank(op.comb) || op.size == 0 ||
+                        too_long(op.type, CLSCAN_CUSTOM_MAX_TYPE) || too_long(op.neutral, CLSCAN_CUSTOM_MAX_EXPRESSION) ||
+                        too_long(op.comb, CLSCAN_CUSTOM_MAX_EXPRESSION) ||
+                        too_long(op.preamble, CLSCAN_CUSTOM_MAX_PREAMBLE);
 
     char *source = NULL;
     cl_int err = clscan_custom_source(&op, &source);
