@@ -1,6 +1,6 @@
 /* soak: random scans on the default device until the time is up, each checked exactly.
  *
- *   tests/soak [--seconds=S] [--seed=N] [--case=K] [--max-count=N] [--every=N]
+ *   tests/soak [--seconds=S] [--seed=N] [--case=K] [--max-count=N] [--every=N] [--no-in-place]
  *
  * Every case draws, from its own seed (the run's seed and the case's number), a plan and a scan:
  *   the plan  from a pool of plan slots that grows with the number of cases (8 + cases / 64), so
@@ -22,6 +22,13 @@
  * destination when the library rejects a scan.  At the end, with every plan released and the
  * caches cleared, the reference counts of the context and the queues must be back to the soak's
  * own: a leaked buffer, program, kernel or event shows there.
+ *
+ * --no-in-place draws no in-place scans: tests/hooks/unpublished (every tile of the single pass
+ * recomputes its predecessors from their input) needs the source and the destination apart:
+ *   CLSCAN_KERNEL_DIR=tests/hooks/unpublished:cl \
+ *   CLSCAN_DEVELOP="status=separate;window_polls=0;spin_limit=0" tests/soak --no-in-place \
+ *   --max-count=65536
+ * (the recomputation is quadratic in the number of tiles: small counts).
  *
  * A line every --every operations (default 200) and at the end: operations, elements, failures,
  * rejected plans and scans, plans created, seconds, and the seed.  Exit status 0 if every case
@@ -76,7 +83,8 @@ static struct {
     long long only_case;   /* -1: all */
     size_t max_count;
     unsigned long every;
-} opt = {60, 0, -1, (size_t)1 << 22, 200};
+    bool no_in_place;      /* for test hooks that need src and dst apart */
+} opt = {60, 0, -1, (size_t)1 << 22, 200, false};
 
 static struct {
     cl_platform_id platform;
@@ -162,8 +170,9 @@ static void slot_params(size_t i, slot *s)
 
 static void describe_slot(const slot *s, char *buf, size_t size)
 {
-    int n = snprintf(buf, size, "%s %s, %s", s->custom >= 0 ? customs[s->custom].name : sup_op_name(s->op),
-                     s->custom >= 0 ? "" : sup_type_name(s->type), sup_kind_name(s->kind));
+    int n = s->custom >= 0 ? snprintf(buf, size, "%s, %s", customs[s->custom].name, sup_kind_name(s->kind))
+                           : snprintf(buf, size, "%s %s, %s", sup_op_name(s->op), sup_type_name(s->type),
+                                      sup_kind_name(s->kind));
     if (n > 0 && (size_t)n < size && s->variant_set)
         n += snprintf(buf + n, size - (size_t)n, ", variant %s:%s", sup_tiles_name(s->tiles),
                       sup_primitive_name(s->primitive));
@@ -184,8 +193,9 @@ static slot *get_slot(size_t i, bool *failed, char *msg, size_t msgsize)
     total.slots++;
     const double t0 = now();
     cl_int err;
-    s->plan = s->custom >= 0 ? clscan_plan_create_custom(dev.context, dev.device, &customs[s->custom].def, s->kind, &err)
-                             : clscan_plan_create(dev.context, dev.device, s->op, s->type, s->kind, &err);
+    s->plan = s->custom >= 0
+                  ? clscan_plan_create_custom(dev.context, dev.device, &customs[s->custom].def, s->kind, &err)
+                  : clscan_plan_create(dev.context, dev.device, s->op, s->type, s->kind, &err);
     if (!s->plan) {
         char d[256];
         describe_slot(s, d, sizeof d);
@@ -259,7 +269,7 @@ static void draw_case(unsigned long long k, scan_case *c, size_t nslots)
     static const clscan_type key_types[] = {CLSCAN_INT32, CLSCAN_UINT32, CLSCAN_INT64, CLSCAN_UINT64};
     c->key_type = key_types[sup_rng_below(&r, 4)];
     c->algorithm = (clscan_algorithm)sup_rng_below(&r, 3);
-    c->in_place = sup_rng_below(&r, 5) == 0;
+    c->in_place = sup_rng_below(&r, 5) == 0 && !opt.no_in_place;
     c->src_offset = sup_rng_below(&r, 2) ? 0 : sup_rng_below(&r, 100);
     c->dst_offset = c->in_place ? c->src_offset : sup_rng_below(&r, 2) ? 0 : sup_rng_below(&r, 100);
     c->seg_offset = sup_rng_below(&r, 2) ? 0 : sup_rng_below(&r, 100);
@@ -316,8 +326,8 @@ static cl_mem buffer(size_t bytes, const void *init, cl_int *err)
 }
 
 /* Writes bytes to buf at 0: blocking, or non-blocking with its event appended to evs. */
-static cl_int write_buffer(cl_command_queue q, cl_mem buf, size_t bytes, const void *data, bool wait_list, cl_event *evs,
-                    cl_uint *nevs)
+static cl_int write_buffer(cl_command_queue q, cl_mem buf, size_t bytes, const void *data, bool wait_list,
+                           cl_event *evs, cl_uint *nevs)
 {
     if (!wait_list)
         return clEnqueueWriteBuffer(q, buf, CL_TRUE, 0, bytes, data, 0, NULL, NULL);
@@ -443,12 +453,13 @@ static bool run_case(const scan_case *c, const slot *s, bool *rejected, char *ms
         FAIL("clFinish: %s", clscan_error_string(err));
     if (done) {
         cl_int status = CL_QUEUED;
-        if ((err = clGetEventInfo(done, CL_EVENT_COMMAND_EXECUTION_STATUS, sizeof status, &status, NULL)) != CL_SUCCESS ||
-            status != CL_COMPLETE)
+        err = clGetEventInfo(done, CL_EVENT_COMMAND_EXECUTION_STATUS, sizeof status, &status, NULL);
+        if (err != CL_SUCCESS || status != CL_COMPLETE)
             FAIL("the scan's event: %s, status %d after clFinish", clscan_error_string(err), (int)status);
     }
     if ((err = clEnqueueReadBuffer(q, dbuf, CL_TRUE, 0, dst_len * e, got, 0, NULL, NULL)) != CL_SUCCESS ||
-        (!c->in_place && (err = clEnqueueReadBuffer(q, sbuf, CL_TRUE, 0, src_len * e, src_back, 0, NULL, NULL)) != CL_SUCCESS))
+        (!c->in_place &&
+         (err = clEnqueueReadBuffer(q, sbuf, CL_TRUE, 0, src_len * e, src_back, 0, NULL, NULL)) != CL_SUCCESS))
         FAIL("clEnqueueReadBuffer: %s", clscan_error_string(err));
 
     /* The guards (and all of the destination after a rejection), then the range, then the source. */
@@ -509,7 +520,7 @@ static bool parse_number(const char *arg, const char *name, double *out)
 
 static void usage(void)
 {
-    fprintf(stderr, "usage: soak [--seconds=S] [--seed=N] [--case=K] [--max-count=N] [--every=N]\n");
+    fprintf(stderr, "usage: soak [--seconds=S] [--seed=N] [--case=K] [--max-count=N] [--every=N] [--no-in-place]\n");
     exit(2);
 }
 
@@ -565,6 +576,8 @@ int main(int argc, char **argv)
             opt.max_count = (size_t)v;
         else if (parse_number(argv[i], "--every", &v) && v >= 1)
             opt.every = (unsigned long)v;
+        else if (strcmp(argv[i], "--no-in-place") == 0)
+            opt.no_in_place = true;
         else
             usage();
     }
