@@ -64,7 +64,8 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
     }
     clscan_custom op = {s[0], data[0] & 0x80 ? (size_t)1 << (data[0] & 0x3f) : data[0], s[1], s[2], s[3]};
     const int invalid = blank(op.type) || blank(op.neutral) || blank(op.comb) || op.size == 0 ||
-                        too_long(op.type, CLSCAN_CUSTOM_MAX_TYPE) || too_long(op.neutral, CLSCAN_CUSTOM_MAX_EXPRESSION) ||
+                        too_long(op.type, CLSCAN_CUSTOM_MAX_TYPE) ||
+                        too_long(op.neutral, CLSCAN_CUSTOM_MAX_EXPRESSION) ||
                         too_long(op.comb, CLSCAN_CUSTOM_MAX_EXPRESSION) ||
                         too_long(op.preamble, CLSCAN_CUSTOM_MAX_PREAMBLE);
 

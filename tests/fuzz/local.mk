@@ -15,7 +15,7 @@ FUZZ_SECONDS = 60
 FUZZ_TARGETS = options input device_spec custom environment
 FUZZ_ARGS =
 FUZZ_CC = clang
-# The link flag of the fuzz programs (given by tests/fuzz/run.sh in the fuzz tree only).
+# The link flag of the fuzz programs, which only the fuzz tree builds (tests/fuzz/run.sh).
 FUZZER_FLAGS = -fsanitize=fuzzer
 
 FUZZ_COMMON_ = tests/fuzz/fuzz.h
