@@ -29,7 +29,9 @@ CLSCAN_INLINE T lookback_alone(tile_status s, uint g, __global const IN_T *src I
         if (st == 0) {
             const T alone = tile_total_alone(src IN_ARGS, (ulong)k * TILE, count, scratch);
             /* If the tile published its total meanwhile it may also have started to write its
-             * output (in-place scans): take the published value, equal by construction. */
+             * output (in-place scans): take the published value, equal by construction.  (The
+             * fence keeps the poll after the reads of the input.) */
+            read_mem_fence(CLK_GLOBAL_MEM_FENCE);
             st = status_poll(s, k, &value);
             if (st == 0)
                 value = alone;
