@@ -231,6 +231,38 @@ CLSCAN_API cl_int clscan_enqueue_by_key(clscan_plan *plan, cl_command_queue queu
                                         cl_uint num_events_in_wait_list, const cl_event *event_wait_list,
                                         cl_event *event);
 
+/* ---- Carries, totals, reverse scans and reductions --------------------------------------- */
+
+/* Options of one scan beyond clscan_enqueue; a zeroed struct means none. */
+typedef struct clscan_scan_options {
+    cl_mem      carry_in;        /* one element on the device, combined before the first: NULL = none */
+    size_t      carry_in_offset; /* in elements */
+    const void *init;            /* host copy of one element, used when carry_in is NULL; NULL = none */
+    cl_mem      total;           /* receives carry op x[0] op ... op x[count-1] (one element); NULL = not written */
+    size_t      total_offset;    /* in elements */
+    int         reverse;         /* non-zero: scan from the end, see below */
+} clscan_scan_options;
+
+/* clscan_enqueue with options.  With a carry c (carry_in or init):
+ *   inclusive  y[i] = c op x[0] op ... op x[i]
+ *   exclusive  y[0] = c, y[i] = c op x[0] op ... op x[i-1]
+ * and *total = c op x[0] op ... op x[count-1] (the neutral's place taken by c; count 0: total = c).
+ * reverse: the array is read from its end, so "previous" is the element after:
+ *   inclusive  y[i] = c op x[count-1] op x[count-2] op ... op x[i]
+ *   exclusive  y[count-1] = c, y[i] = c op x[count-1] op ... op x[i+1]
+ * (the scan of the reversed array, written back in place order, as JAX's associative_scan(reverse=True)).
+ * dst may be NULL when total is given: a reduction, reading the input once.
+ * options NULL = clscan_enqueue.  Works for every plan: built-in, custom, every type and kind.
+ * The carry is applied as comb(c, x), never commuted; init is copied before the call returns.
+ * carry_in must not overlap dst (it is read while dst is written), total must not overlap src,
+ * dst or carry_in (CL_MEM_COPY_OVERLAP).  A float total may differ in its last bits between a
+ * scan and a reduction of the same array (they combine in other trees); each is reproducible. */
+CLSCAN_API cl_int clscan_enqueue_with(clscan_plan *plan, cl_command_queue queue,
+                                      cl_mem src, size_t src_offset, cl_mem dst, size_t dst_offset, size_t count,
+                                      const clscan_scan_options *options,
+                                      cl_uint num_events_in_wait_list, const cl_event *event_wait_list,
+                                      cl_event *event);
+
 /* Releases every cached program, and the default context and queue of clscan_host.  Plans
  * created before stay valid (they hold their own references).  Cached programs keep their
  * contexts alive until this is called. */

@@ -52,14 +52,20 @@ void clscan_plan_request(const clscan_plan *plan, clscan_program_kind what, clsc
     r->tiles = plan->want.tiles;
     r->primitive = plan->want.primitive;
     r->algorithm = plan->want.algorithm;
+    const clscan_variant *plain = &plan->programs[CLSCAN_PROGRAM_PLAIN].variant;
     if (what == CLSCAN_PROGRAM_PLAIN) {
         r->wg = plan->want.wg;
         r->items = plan->want.items;
         r->shrink = !r->wg && !r->items;
+    } else if (what == CLSCAN_PROGRAM_REVERSE) {
+        /* The plain program's variant, read from the other end. */
+        r->wg = plain->wg;
+        r->items = plain->items;
+        r->tiles = plain->tiles;
+        r->primitive = plain->primitive;
     } else {
         /* The plain program's tuning, with fewer elements where pairs would not fit; the
          * automatic one where the plain program streams (segmented programs do not). */
-        const clscan_variant *plain = &plan->programs[CLSCAN_PROGRAM_PLAIN].variant;
         const int streamed = plain->tiles == CLSCAN_TILES_STREAMED;
         r->wg = streamed ? 0 : plain->wg;
         r->items = streamed ? 0 : plain->items;
@@ -108,6 +114,7 @@ static void free_plan(clscan_plan *plan)
 {
     for (int k = 0; k < CLSCAN_PROGRAM_KINDS; ++k)
         clscan_scan_program_release(&plan->programs[k]);
+    free(plan->zeros);
     free(plan->op_source);
     free(plan);
 }
@@ -129,7 +136,9 @@ static clscan_plan *create(const char *fn, cl_context context, cl_device_id devi
     plan->device = device;
     plan->kind = kind;
     plan->pair_bound = pair_bound(plan->element_size);
-    if ((*err = clscan_check_device(fn, context, device, &plan->info)) == CL_SUCCESS &&
+    if (plan->element_size <= ((size_t)1 << 30) && !(plan->zeros = calloc(1, plan->element_size)))
+        *err = clscan_fail(CL_OUT_OF_HOST_MEMORY, "%s: out of host memory for a plan", fn);
+    else if ((*err = clscan_check_device(fn, context, device, &plan->info)) == CL_SUCCESS &&
         (*err = clscan_env_dev_options(fn, &plan->dev)) == CL_SUCCESS) {
         if (!plan->custom && plan->type == CLSCAN_DOUBLE && !plan->info.has_fp64)
             *err = clscan_fail(CLSCAN_FP64_NOT_SUPPORTED, "%s: CLSCAN_DOUBLE needs cl_khr_fp64, which %s does not "

@@ -64,6 +64,7 @@ struct clscan_plan {
     size_t element_size;
     size_t pair_bound;         /* bytes reserved per (head flag, value) pair */
     char *op_source;           /* custom operators: the definitions of T, NEUTRAL and COMB */
+    void *zeros;               /* an element of zero bytes: the kernels' carry argument unused */
     clscan_kind kind;
     clscan_choices want;       /* the user's choices */
 

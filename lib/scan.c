@@ -40,14 +40,23 @@ static cl_int check_data(const char *fn, const clscan_plan *plan, clscan_scan_jo
     return clscan_check_same_or_disjoint(fn, &s, "src", d, "dst");
 }
 
-/* Runs the job on program `what` (the levels on the heads program), with the plan's lock. */
+/* No options: no carry, no total, dst written. */
+static void no_options(const clscan_plan *plan, clscan_job_options *o)
+{
+    const clscan_job_options none = {.carry_value = plan->zeros, .write_dst = 1};
+    *o = none;
+}
+
+/* Runs the job on program `what` (the levels, in element order, on the plain or the heads
+ * program), with the plan's lock. */
 static cl_int run(const char *fn, clscan_plan *plan, clscan_program_kind what, clscan_scan_job *j,
                   cl_command_queue queue, cl_uint nwait, const cl_event *wait, cl_event *event)
 {
     pthread_mutex_lock(&plan->lock);
     cl_int err = clscan_plan_program(plan, fn, what, &j->data);
     if (err == CL_SUCCESS)
-        err = clscan_plan_program(plan, fn, what == CLSCAN_PROGRAM_PLAIN ? what : CLSCAN_PROGRAM_HEADS, &j->levels);
+        err = clscan_plan_program(plan, fn, CLSCAN_PROGRAM_IS_PLAIN(what) ? CLSCAN_PROGRAM_PLAIN : CLSCAN_PROGRAM_HEADS,
+                                  &j->levels);
     if (err == CL_SUCCESS)
         err = clscan_scan_run(plan, j, queue, nwait, wait, event);
     pthread_mutex_unlock(&plan->lock);
@@ -65,7 +74,74 @@ CLSCAN_API cl_int clscan_enqueue(clscan_plan *plan, cl_command_queue queue, cl_m
     cl_int err = check_common(fn, plan, queue, count, num_events_in_wait_list, event_wait_list, event, &done);
     if (err != CL_SUCCESS || done || (err = check_data(fn, plan, &j, &d)) != CL_SUCCESS)
         return err;
+    no_options(plan, &j.opt);
     return run(fn, plan, CLSCAN_PROGRAM_PLAIN, &j, queue, num_events_in_wait_list, event_wait_list, event);
+}
+
+/* The options' buffers: carry_in read, total written, apart from the data they would race with. */
+static cl_int check_options(const char *fn, const clscan_plan *plan, const clscan_scan_options *o,
+                            const clscan_scan_job *j, clscan_job_options *opt)
+{
+    clscan_range s, d, c, t;
+    const size_t e = plan->element_size;
+    cl_int err = clscan_check_buffer(fn, plan->context, j->src, "src", 0, j->src_offset, j->count, e, &s);
+    if (err == CL_SUCCESS && j->dst)
+        err = clscan_check_buffer(fn, plan->context, j->dst, "dst", 1, j->dst_offset, j->count, e, &d);
+    if (err == CL_SUCCESS && j->dst)
+        err = clscan_check_same_or_disjoint(fn, &s, "src", &d, "dst");
+    if (err == CL_SUCCESS && o->carry_in)
+        err = clscan_check_buffer(fn, plan->context, o->carry_in, "options->carry_in", 0, o->carry_in_offset, 1, e, &c);
+    if (err == CL_SUCCESS && o->carry_in && j->dst)
+        err = clscan_check_disjoint(fn, &c, "options->carry_in", &d, "dst");
+    if (err == CL_SUCCESS && o->total)
+        err = clscan_check_buffer(fn, plan->context, o->total, "options->total", 1, o->total_offset, 1, e, &t);
+    if (err == CL_SUCCESS && o->total) {
+        if ((err = clscan_check_disjoint(fn, &t, "options->total", &s, "src")) == CL_SUCCESS && j->dst)
+            err = clscan_check_disjoint(fn, &t, "options->total", &d, "dst");
+        if (err == CL_SUCCESS && o->carry_in)
+            err = clscan_check_disjoint(fn, &t, "options->total", &c, "options->carry_in");
+    }
+    if (err != CL_SUCCESS)
+        return err;
+    opt->carry_mode = o->carry_in ? 2 : o->init ? 1 : 0;
+    opt->carry_value = !o->carry_in && o->init ? o->init : plan->zeros;
+    opt->carry_buf = o->carry_in;
+    opt->carry_offset = o->carry_in_offset;
+    opt->total_buf = o->total;
+    opt->total_offset = o->total_offset;
+    opt->write_dst = j->dst != NULL;
+    return CL_SUCCESS;
+}
+
+CLSCAN_API cl_int clscan_enqueue_with(clscan_plan *plan, cl_command_queue queue, cl_mem src, size_t src_offset,
+                                      cl_mem dst, size_t dst_offset, size_t count, const clscan_scan_options *options,
+                                      cl_uint num_events_in_wait_list, const cl_event *event_wait_list,
+                                      cl_event *event)
+{
+    static const char fn[] = "clscan_enqueue_with";
+    if (!options)
+        return clscan_fail_in(fn, clscan_enqueue(plan, queue, src, src_offset, dst, dst_offset, count,
+                                                 num_events_in_wait_list, event_wait_list, event));
+    cl_int err;
+    int done;
+    if (!plan)
+        return clscan_fail(CLSCAN_INVALID_PLAN, "%s: plan is NULL", fn);
+    if (!dst && !options->total)
+        return clscan_fail(CL_INVALID_MEM_OBJECT, "%s: dst is NULL and no total is asked for", fn);
+    /* With a total to write, count 0 still runs (the total is the carry); the check of the
+     * buffers needs a source even then. */
+    if ((err = check_common(fn, plan, queue, options->total ? 1 : count, num_events_in_wait_list,
+                            event_wait_list, event, &done)) != CL_SUCCESS || done)
+        return err;
+    clscan_scan_job j = {.src = src, .dst = dst, .src_offset = src_offset, .dst_offset = dst_offset, .count = count};
+    if ((err = check_options(fn, plan, options, &j, &j.opt)) != CL_SUCCESS)
+        return err;
+    if (options->reverse && count) {   /* the kernels count from the last elements backwards */
+        j.src_offset += count - 1;
+        j.dst_offset += count - 1;
+    }
+    return run(fn, plan, options->reverse ? CLSCAN_PROGRAM_REVERSE : CLSCAN_PROGRAM_PLAIN, &j, queue,
+               num_events_in_wait_list, event_wait_list, event);
 }
 
 CLSCAN_API cl_int clscan_enqueue_segmented(clscan_plan *plan, cl_command_queue queue, cl_mem src,
@@ -84,6 +160,7 @@ CLSCAN_API cl_int clscan_enqueue_segmented(clscan_plan *plan, cl_command_queue q
         (err = clscan_check_buffer(fn, plan->context, heads, "heads", 0, heads_offset, count, 1, &h)) != CL_SUCCESS ||
         (err = clscan_check_disjoint(fn, &h, "heads", &d, "dst")) != CL_SUCCESS)
         return err;
+    no_options(plan, &j.opt);
     return run(fn, plan, CLSCAN_PROGRAM_HEADS, &j, queue, num_events_in_wait_list, event_wait_list, event);
 }
 
@@ -108,6 +185,7 @@ CLSCAN_API cl_int clscan_enqueue_by_key(clscan_plan *plan, cl_command_queue queu
         (err = clscan_check_buffer(fn, plan->context, keys, "keys", 0, keys_offset, count, wide ? 8 : 4, &k)) ||
         (err = clscan_check_disjoint(fn, &k, "keys", &d, "dst")) != CL_SUCCESS)
         return err;
+    no_options(plan, &j.opt);
     return run(fn, plan, wide ? CLSCAN_PROGRAM_KEYS_64 : CLSCAN_PROGRAM_KEYS_32, &j, queue,
                num_events_in_wait_list, event_wait_list, event);
 }

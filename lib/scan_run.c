@@ -39,26 +39,50 @@ static cl_int data_args(const clscan_scan_job *j, cl_kernel k, cl_uint i)
     return seg_args(j, k, i, j->heads, j->heads_offset, j->keys, j->keys_offset);
 }
 
-/* clscan_scan_tiles on the data, with carries from `carries` (NULL: none, one tile). */
-static cl_int scan_data(const clscan_scan_job *j, clscan_chain *c, cl_mem carries, int want_event)
+/* The options' arguments from index i (OPTIONS_PARAMS of cl/scan/options.cl): 8 of them. */
+static cl_int option_args(const clscan_plan *plan, const clscan_job_options *o, cl_kernel k, cl_uint i)
 {
-    const clscan_variant *v = &j->data->variant;
-    const cl_ulong count = j->count, carries_offset = 0;
+    const cl_uint write_total = o->total_buf != NULL;
+    cl_int err = clSetKernelArg(k, i, plan->element_size, o->carry_value);
+    if (err == CL_SUCCESS)
+        err = clSetKernelArg(k, i + 1, sizeof(cl_mem), o->carry_buf ? &o->carry_buf : NULL);
+    ARG(k, i + 2, o->carry_offset);
+    ARG(k, i + 3, o->carry_mode);
+    if (err == CL_SUCCESS)
+        err = clSetKernelArg(k, i + 4, sizeof(cl_mem), o->total_buf ? &o->total_buf : NULL);
+    ARG(k, i + 5, o->total_offset);
+    ARG(k, i + 6, write_total);
+    ARG(k, i + 7, o->write_dst);
+    return err;
+}
+
+/* clscan_scan_tiles of program p on count elements of src (at src_offset) into dst, with
+ * carries from `carries` (NULL: none, one tile) and the job's options; count 0: the total alone. */
+static cl_int scan_tiles(const clscan_plan *plan, const clscan_scan_job *j, const clscan_scan_program *p,
+                         clscan_chain *c, cl_mem src, cl_ulong src_offset, size_t count, cl_mem carries,
+                         const clscan_job_options *o, int want_event)
+{
+    const clscan_variant *v = &p->variant;
+    const cl_ulong n = count, carries_offset = 0;
     const cl_uint use = carries != NULL;
-    const cl_mem carry_buffer = carries ? carries : j->dst;   /* unused without carries */
-    cl_kernel k = j->data->scan_tiles;
+    cl_kernel k = p->scan_tiles;
     cl_int err = CL_SUCCESS;
-    ARG(k, 0, j->src);
-    ARG(k, 1, j->src_offset);
-    ARG(k, 2, j->dst);
+    ARG(k, 0, src);
+    ARG(k, 1, src_offset);
+    if (err == CL_SUCCESS)   /* no dst (a reduction): NULL */
+        err = clSetKernelArg(k, 2, sizeof(cl_mem), o->write_dst ? &j->dst : NULL);
     ARG(k, 3, j->dst_offset);
-    ARG(k, 4, count);
-    ARG(k, 5, carry_buffer);
+    ARG(k, 4, n);
+    if (err == CL_SUCCESS)   /* unused without carries */
+        err = clSetKernelArg(k, 5, sizeof(cl_mem), carries ? &carries : NULL);
     ARG(k, 6, carries_offset);
     ARG(k, 7, use);
     if (err == CL_SUCCESS)
-        err = data_args(j, k, 8);
-    return err != CL_SUCCESS ? args_failed(err) : clscan_chain_launch(c, k, ceil_div(j->count, v->wg * v->items), v->wg, want_event);
+        err = option_args(plan, o, k, 8);
+    if (err == CL_SUCCESS)
+        err = p == j->data ? data_args(j, k, 16) : seg_args(j, k, 16, NULL, 0, NULL, 0);
+    const size_t groups = count ? ceil_div(count, v->wg * v->items) : 1;
+    return err != CL_SUCCESS ? args_failed(err) : clscan_chain_launch(c, k, groups, v->wg, want_event);
 }
 
 static cl_int reduce_then_scan(const clscan_plan *plan, const clscan_scan_job *j, clscan_chain *c,
@@ -99,6 +123,12 @@ static cl_int reduce_then_scan(const clscan_plan *plan, const clscan_scan_job *j
             ARG(k, 9, flags);
         err = err != CL_SUCCESS ? args_failed(err) : clscan_chain_launch(c, k, n[l + 1], wg, 0);
     }
+    if (err != CL_SUCCESS)
+        return err;
+    /* A reduction (no dst) scans the top level's totals for the total alone (one tile, through
+     * the levels' program: the totals are in the order the data's program read them). */
+    if (!j->opt.write_dst)
+        return scan_tiles(plan, j, j->levels, c, scratch, off[levels], n[levels], NULL, &j->opt, want_event);
     /* Down: each level of totals in place, the top one without carries. */
     for (int l = levels; l >= 1 && err == CL_SUCCESS; --l) {
         const cl_ulong o = off[l], nl = n[l], carry_off = l < levels ? off[l + 1] : 0;
@@ -114,8 +144,10 @@ static cl_int reduce_then_scan(const clscan_plan *plan, const clscan_scan_job *j
             err = seg_args(j, k, 6, flags, o, flags, 0);
         err = err != CL_SUCCESS ? args_failed(err) : clscan_chain_launch(c, k, ceil_div(n[l], tile), wg, 0);
     }
+    if (err != CL_SUCCESS)
+        return err;
     /* Last: the data, with the carries of level 1 (at offset 0 of the scratch). */
-    return err == CL_SUCCESS ? scan_data(j, c, scratch, want_event) : err;
+    return scan_tiles(plan, j, j->data, c, j->src, j->src_offset, j->count, scratch, &j->opt, want_event);
 }
 
 /* Status words are tagged with an epoch of 30 bits; at its end they are cleared again. */
@@ -159,7 +191,8 @@ static cl_int single_pass(const clscan_plan *plan, const clscan_scan_job *j, cls
     cl_kernel k = j->data->single_pass;
     ARG(k, 0, j->src);
     ARG(k, 1, j->src_offset);
-    ARG(k, 2, j->dst);
+    if (err == CL_SUCCESS)   /* no dst (a reduction): NULL */
+        err = clSetKernelArg(k, 2, sizeof(cl_mem), j->opt.write_dst ? &j->dst : NULL);
     ARG(k, 3, j->dst_offset);
     ARG(k, 4, count);
     ARG(k, 5, slot->status);
@@ -168,7 +201,9 @@ static cl_int single_pass(const clscan_plan *plan, const clscan_scan_job *j, cls
     ARG(k, 8, base);
     ARG(k, 9, epoch);
     if (err == CL_SUCCESS)
-        err = data_args(j, k, 10);
+        err = option_args(plan, &j->opt, k, 10);
+    if (err == CL_SUCCESS)
+        err = data_args(j, k, 18);
     err = err != CL_SUCCESS ? args_failed(err) : clscan_chain_launch(c, k, tiles, v->wg, want_event);
     if (err == CL_SUCCESS) {
         slot->tickets += (cl_uint)tiles;
@@ -189,7 +224,7 @@ cl_int clscan_scan_run(clscan_plan *plan, const clscan_scan_job *j, cl_command_q
     if (err != CL_SUCCESS)
         return err;
     if (!slot)
-        err = scan_data(j, &c, NULL, event != NULL);
+        err = scan_tiles(plan, j, j->data, &c, j->src, j->src_offset, j->count, NULL, &j->opt, event != NULL);
     else if (v->algorithm == CLSCAN_ALGORITHM_SINGLE_PASS)
         err = single_pass(plan, j, &c, slot, event != NULL);
     else

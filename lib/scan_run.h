@@ -5,6 +5,15 @@
 
 #include "plan.h"
 
+/* The options of a scan as the kernels take them (cl/scan/options.cl). */
+typedef struct clscan_job_options {
+    cl_uint carry_mode;          /* 0 none, 1 carry_value, 2 carry_buf[carry_offset] */
+    const void *carry_value;     /* an element (mode 1), or the plan's zeros */
+    cl_mem carry_buf, total_buf; /* NULL: none */
+    cl_ulong carry_offset, total_offset;
+    cl_uint write_dst;           /* 0: a reduction (dst NULL) */
+} clscan_job_options;
+
 /* What a scan launches: the data's program, the program of the levels of tile totals (the same
  * for plain scans; the heads program for segmented ones), and where heads or keys come from. */
 typedef struct clscan_scan_job {
@@ -13,9 +22,10 @@ typedef struct clscan_scan_job {
     int segmented;
     cl_mem heads, keys;          /* segmented: the program uses one, the other is a placeholder */
     cl_ulong heads_offset, keys_offset;
-    cl_mem src, dst;
-    cl_ulong src_offset, dst_offset;
-    size_t count;                /* > 0 */
+    cl_mem src, dst;             /* dst NULL: no scan stored (opt.write_dst 0) */
+    cl_ulong src_offset, dst_offset;   /* reverse programs: of the last elements */
+    size_t count;                /* > 0, or 0 with a total to write */
+    clscan_job_options opt;
 } clscan_scan_job;
 
 /* Enqueues the job after the wait list; called with the plan's lock held. */

@@ -82,7 +82,7 @@ static clscan_tiles choose_tiles(const clscan_variant_request *r, int gpu)
  * against 0.417 for reduce-then-scan; float SUM 2^28: 0.648 ms packed against 1.026 apart. */
 static clscan_status_layout choose_status(const clscan_variant_request *r)
 {
-    if (r->what != CLSCAN_PROGRAM_PLAIN || !r->packable || r->dev->status == CLSCAN_STATUS_SEPARATE)
+    if (!CLSCAN_PROGRAM_IS_PLAIN(r->what) || !r->packable || r->dev->status == CLSCAN_STATUS_SEPARATE)
         return CLSCAN_STATUS_SEPARATE;
     if (r->value_size == 4 && r->info->has_int64_atomics)
         return CLSCAN_STATUS_PACKED;
@@ -102,7 +102,7 @@ clscan_algorithm clscan_variant_algorithm(const clscan_variant *v, const clscan_
     if (requested != CLSCAN_ALGORITHM_AUTO)
         return requested;
     if ((info->type & CL_DEVICE_TYPE_CPU) ||
-        (info->nvidia_ptx && v->what == CLSCAN_PROGRAM_PLAIN && v->status != CLSCAN_STATUS_SEPARATE))
+        (info->nvidia_ptx && CLSCAN_PROGRAM_IS_PLAIN(v->what) && v->status != CLSCAN_STATUS_SEPARATE))
         return CLSCAN_ALGORITHM_SINGLE_PASS;
     return CLSCAN_ALGORITHM_REDUCE_THEN_SCAN;
 }
@@ -201,7 +201,7 @@ cl_int clscan_variant_choose(const char *fn, const clscan_variant_request *r, cl
     v->what = r->what;
     v->gpu = clscan_policy_gpu(r->info, r->dev);
     v->pair_bound = r->pair_bound;
-    v->element_size = r->what == CLSCAN_PROGRAM_PLAIN ? r->value_size : r->pair_bound;
+    v->element_size = CLSCAN_PROGRAM_IS_PLAIN(r->what) ? r->value_size : r->pair_bound;
     v->tiles = choose_tiles(r, v->gpu);
     v->status = choose_status(r);
     v->algorithm = clscan_variant_algorithm(v, r->info, r->algorithm);
@@ -211,9 +211,9 @@ cl_int clscan_variant_choose(const char *fn, const clscan_variant_request *r, cl
     /* Streamed tiles are the CPUs' automatic choice for the work-groups of one work-item they
      * are tuned for; segmented programs, and other tunings, keep the work-items' registers. */
     const int auto_tiles = r->tiles == CLSCAN_TILES_AUTO && r->dev->tiles == CLSCAN_TILES_AUTO;
-    const int streamable = r->what == CLSCAN_PROGRAM_PLAIN && (r->wg == 0 || r->wg == 1) &&
+    const int streamable = CLSCAN_PROGRAM_IS_PLAIN(r->what) && (r->wg == 0 || r->wg == 1) &&
                            (r->items == 0 || r->items >= 4);
-    if (v->tiles == CLSCAN_TILES_STREAMED && (r->what != CLSCAN_PROGRAM_PLAIN || (auto_tiles && !streamable)))
+    if (v->tiles == CLSCAN_TILES_STREAMED && (!CLSCAN_PROGRAM_IS_PLAIN(r->what) || (auto_tiles && !streamable)))
         v->tiles = CLSCAN_TILES_REGISTERS;
     size_t wg, items;
     automatic_tuning(v, clscan_variant_algorithm(v, r->info, CLSCAN_ALGORITHM_AUTO), &wg, &items);
@@ -232,7 +232,7 @@ cl_int clscan_variant_choose(const char *fn, const clscan_variant_request *r, cl
 
 void clscan_variant_files(const clscan_variant *v, const char *files[CLSCAN_VARIANT_MAX_FILES])
 {
-    static const char *const segments[] = {NULL, "scan/segments_heads.cl", "scan/segments_keys.cl",
+    static const char *const segments[] = {NULL, NULL, "scan/segments_heads.cl", "scan/segments_keys.cl",
                                            "scan/segments_keys.cl"};
     static const char *const primitives[] = {NULL, "scan/wg_hillis_steele.cl", "scan/wg_blelloch.cl",
                                              "scan/wg_two_level.cl"};
@@ -240,7 +240,7 @@ void clscan_variant_files(const clscan_variant *v, const char *files[CLSCAN_VARI
                                         "scan/tile_streamed.cl"};
     static const char *const status[] = {"scan/status_separate.cl", "scan/status_packed.cl",
                                          "scan/status_wide.cl"};
-    const int plain = v->what == CLSCAN_PROGRAM_PLAIN, streamed = v->tiles == CLSCAN_TILES_STREAMED;
+    const int plain = CLSCAN_PROGRAM_IS_PLAIN(v->what), streamed = v->tiles == CLSCAN_TILES_STREAMED;
     size_t n = 0;
     files[n++] = "scan/contract.cl";
     if (!plain) {
@@ -258,6 +258,7 @@ void clscan_variant_files(const clscan_variant *v, const char *files[CLSCAN_VARI
     files[n++] = tiles[v->tiles];
     if (!streamed)
         files[n++] = "scan/tile_items.cl";
+    files[n++] = "scan/options.cl";
     files[n++] = "scan/tiles.cl";
     files[n++] = "scan/status.cl";
     files[n++] = status[v->status];
@@ -279,7 +280,9 @@ void clscan_variant_defines(const clscan_variant *v, char *buf, size_t size)
                      v->lookback, v->window_polls, v->spin_limit);
     if (v->subgroup && n >= 0 && (size_t)n < size)
         n += snprintf(buf + n, size - (size_t)n, " -DCLSCAN_SUBGROUP=%zu", v->subgroup);
-    if (v->what != CLSCAN_PROGRAM_PLAIN && n >= 0 && (size_t)n < size)
+    if (CLSCAN_PROGRAM_IS_PLAIN(v->what) && n >= 0 && (size_t)n < size)
+        n += snprintf(buf + n, size - (size_t)n, " -DCLSCAN_DIR=%d", v->what == CLSCAN_PROGRAM_REVERSE ? -1 : 1);
+    if (!CLSCAN_PROGRAM_IS_PLAIN(v->what) && n >= 0 && (size_t)n < size)
         n += snprintf(buf + n, size - (size_t)n, " -DCLSCAN_PAIR_BOUND=%zu%s", v->pair_bound,
                       v->what == CLSCAN_PROGRAM_KEYS_64 ? " -DCLSCAN_KEY_TYPE=ulong"
                       : v->what == CLSCAN_PROGRAM_KEYS_32 ? " -DCLSCAN_KEY_TYPE=uint" : "");

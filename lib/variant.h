@@ -8,14 +8,18 @@
 #include "device.h"
 #include "environment.h"
 
-/* What a program scans: plain elements, or segments from heads or keys. */
+/* What a program scans: plain elements (from the first or from the last), or segments from heads
+ * or keys. */
 typedef enum clscan_program_kind {
     CLSCAN_PROGRAM_PLAIN,
+    CLSCAN_PROGRAM_REVERSE,
     CLSCAN_PROGRAM_HEADS,
     CLSCAN_PROGRAM_KEYS_32,
     CLSCAN_PROGRAM_KEYS_64
 } clscan_program_kind;
-#define CLSCAN_PROGRAM_KINDS 4
+#define CLSCAN_PROGRAM_KINDS 5
+/* Plain elements, in either direction: the same variant but for the direction. */
+#define CLSCAN_PROGRAM_IS_PLAIN(what) ((what) == CLSCAN_PROGRAM_PLAIN || (what) == CLSCAN_PROGRAM_REVERSE)
 
 /* The single pass's status words (cl/scan/status_*.cl). */
 typedef enum clscan_status_layout {

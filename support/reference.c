@@ -3,6 +3,7 @@
 
 #include <math.h>
 #include <stdint.h>
+#include <string.h>
 
 #include "support/names.h"
 
@@ -203,4 +204,90 @@ void sup_reference_segmented(clscan_op op, clscan_type type, clscan_kind kind, s
         sup_reference(op, type, kind, (const unsigned char *)x + start * e, (unsigned char *)y + start * e,
                       end - start);
     }
+}
+
+/* ---- One combination, and the scan with a carry-in, a total and a direction ------------------ */
+
+#define COMB_AS(T, F) (*(T *)out = F(*(const T *)a, *(const T *)b))
+
+void sup_comb(clscan_op op, clscan_type type, const void *a, const void *b, void *out)
+{
+    const bool wide = sup_scalar_size(type) == 8;
+    switch (op) {
+    case CLSCAN_SUM:
+        if (type == CLSCAN_FLOAT) COMB_AS(float, sum_f);
+        else if (type == CLSCAN_DOUBLE) COMB_AS(double, sum_d);
+        else if (wide) COMB_AS(uint64_t, sum_u64);
+        else COMB_AS(uint32_t, sum_u32);
+        break;
+    case CLSCAN_MAX:
+        switch (type) {
+        case CLSCAN_INT32: COMB_AS(int32_t, max_i32); break;
+        case CLSCAN_UINT32: COMB_AS(uint32_t, max_u32); break;
+        case CLSCAN_INT64: COMB_AS(int64_t, max_i64); break;
+        case CLSCAN_UINT64: COMB_AS(uint64_t, max_u64); break;
+        case CLSCAN_FLOAT: COMB_AS(float, max_f); break;
+        case CLSCAN_DOUBLE: COMB_AS(double, max_d); break;
+        }
+        break;
+    case CLSCAN_MIN:
+        switch (type) {
+        case CLSCAN_INT32: COMB_AS(int32_t, min_i32); break;
+        case CLSCAN_UINT32: COMB_AS(uint32_t, min_u32); break;
+        case CLSCAN_INT64: COMB_AS(int64_t, min_i64); break;
+        case CLSCAN_UINT64: COMB_AS(uint64_t, min_u64); break;
+        case CLSCAN_FLOAT: COMB_AS(float, min_f); break;
+        case CLSCAN_DOUBLE: COMB_AS(double, min_d); break;
+        }
+        break;
+    case CLSCAN_LAST_NONZERO:
+        if (type == CLSCAN_FLOAT) COMB_AS(float, lnz_f);
+        else if (type == CLSCAN_DOUBLE) COMB_AS(double, lnz_d);
+        else if (wide) COMB_AS(uint64_t, lnz_u64);
+        else COMB_AS(uint32_t, lnz_u32);
+        break;
+    case CLSCAN_AFFINE: {
+        /* The pair after the step x_ = b, from the previous pair (pa_, pb_) = a. */
+#define AFFINE_COMB(T)                                                   \
+        do {                                                             \
+            const T *x_ = (const T *)b;                                  \
+            const size_t i_ = 0;                                         \
+            T pa_ = ((const T *)a)[0], pb_ = ((const T *)a)[1];          \
+            AFFINE_STEP(T);                                              \
+            ((T *)out)[0] = pa_;                                         \
+            ((T *)out)[1] = pb_;                                         \
+        } while (0)
+        if (type == CLSCAN_FLOAT) AFFINE_COMB(float);
+        else if (type == CLSCAN_DOUBLE) AFFINE_COMB(double);
+        else if (wide) AFFINE_COMB(uint64_t);
+        else AFFINE_COMB(uint32_t);
+#undef AFFINE_COMB
+        break;
+    }
+    }
+}
+
+void sup_reference_with(clscan_op op, clscan_type type, clscan_kind kind, const void *x, void *y, size_t n,
+                        const void *carry, void *total, bool reverse)
+{
+    const size_t e = sup_element_size(op, type);
+    unsigned char acc[16], next[16];
+    /* acc: the carry, or the neutral element (the scan of nothing, read off the reference). */
+    if (carry)
+        memcpy(acc, carry, e);
+    else {
+        unsigned char one[16] = {0};
+        sup_reference(op, type, CLSCAN_EXCLUSIVE, one, acc, 1);
+    }
+    for (size_t k = 0; k < n; k++) {
+        const size_t i = reverse ? n - 1 - k : k;
+        const unsigned char *xi = (const unsigned char *)x + i * e;
+        unsigned char *yi = (unsigned char *)y + i * e;
+        sup_comb(op, type, acc, xi, next);
+        if (y)
+            memcpy(yi, kind == CLSCAN_EXCLUSIVE ? acc : next, e);
+        memcpy(acc, next, e);
+    }
+    if (total)
+        memcpy(total, acc, e);
 }

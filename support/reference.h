@@ -13,6 +13,7 @@
 #ifndef CLSCAN_SUPPORT_REFERENCE_H
 #define CLSCAN_SUPPORT_REFERENCE_H
 
+#include <stdbool.h>
 #include <stddef.h>
 
 #include "clscan.h"
@@ -37,6 +38,15 @@ size_t sup_segment_end(sup_segments how, const void *segs, size_t start, size_t 
 /* The reference scan restarted at every segment of segs (n flags or keys); x == y allowed. */
 void sup_reference_segmented(clscan_op op, clscan_type type, clscan_kind kind, sup_segments how,
                              const void *segs, const void *x, void *y, size_t n);
+
+/* out = comb(a, b) for one element of op and type (out may be a or b). */
+void sup_comb(clscan_op op, clscan_type type, const void *a, const void *b, void *out);
+
+/* The scan of clscan_enqueue_with: from carry (NULL: the neutral element) instead of the neutral
+ * element, from the last element when reverse, y NULL for a reduction, the total (the carry for
+ * n 0) into *total when total is not NULL.  x and y are not the same array (out of place). */
+void sup_reference_with(clscan_op op, clscan_type type, clscan_kind kind, const void *x, void *y, size_t n,
+                        const void *carry, void *total, bool reverse);
 
 #ifdef __cplusplus
 }

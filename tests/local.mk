@@ -11,6 +11,8 @@
 #                  primitive shape; status layouts alternating on one plan
 # custom_test      custom operators against their references, the custom AFFINE bitwise against
 #                  the built-in, bad custom operators
+# options_test     clscan_enqueue_with: carry-in from a value or a buffer, total out, reverse,
+#                  their combinations on built-in and custom operators, both algorithms, bad options
 # segmented_test   segmented scans and scans by key of built-in and custom operators, bad input
 # compact_test     compaction: densities, element sizes, block boundaries, indices, blocking call
 # bucket_test      bucketing: one bucket, more buckets than elements, empty and skewed, stability
@@ -29,7 +31,7 @@ SH_LOG_COMPILER = $(SHELL)
 
 if ENABLE_TESTS
 TEST_PROGRAMS_ = tests/scan_test tests/multilevel_test tests/noncomm_test tests/errors_test tests/threads_test \
-	tests/lookback_test tests/custom_test tests/segmented_test tests/compact_test tests/bucket_test \
+	tests/lookback_test tests/custom_test tests/options_test tests/segmented_test tests/compact_test tests/bucket_test \
 	tests/radix_sort_test
 check_PROGRAMS += $(TEST_PROGRAMS_)
 TESTS += $(TEST_PROGRAMS_) tests/swapped_comb.sh tests/kernel_variants.sh
@@ -49,6 +51,7 @@ tests_errors_test_SOURCES = tests/errors_test.c $(TESTUTIL_)
 tests_threads_test_SOURCES = tests/threads_test.c $(TESTUTIL_)
 tests_lookback_test_SOURCES = tests/lookback_test.c $(TESTUTIL_)
 tests_custom_test_SOURCES = tests/custom_test.c $(TESTOPS_) $(TESTUTIL_)
+tests_options_test_SOURCES = tests/options_test.c $(TESTOPS_) $(TESTUTIL_)
 tests_segmented_test_SOURCES = tests/segmented_test.c $(TESTOPS_) $(TESTUTIL_)
 tests_compact_test_SOURCES = tests/compact_test.c $(TESTUTIL_)
 tests_bucket_test_SOURCES = tests/bucket_test.c $(TESTUTIL_)

@@ -1,10 +1,19 @@
-/* Plain scans: elements come from an array of T and go to one.  (Segmented programs define the
- * same names in scan/segmented.cl and the segments parts.)
+/* Plain scans: elements come from an array of T and go to one, read forwards (CLSCAN_DIR 1) or
+ * backwards (CLSCAN_DIR -1: the host passes pointers to the last elements, so that element i
+ * of the scan is the i-th from the end: a reverse scan).  (Segmented programs define the same
+ * names in scan/segmented.cl and the segments parts.)
+ *   LOAD_IN(src, i), STORE_OUT(dst, i, x)   element i of the scan in the arrays
+ *   AS_T(x), OUT_OF(t)  a destination element as a T, and back
  *   IN_T, OUT_T         element types of the source and the destination
  *   IN_PARAMS, IN_ARGS  extra parameters of the functions that load (after src)
  *   IN_KERNEL_PARAMS    extra kernel parameters (last); IN_KERNEL_LOCALS turns them into IN_ARGS
  *   CARRY_AT(c, i)      element i of an array of tile carries, as a T
  *   TOTALS_PARAMS, STORE_TOTAL(t, i, x)   where clscan_reduce writes the tiles' totals */
+#define AT(p, i) (p)[CLSCAN_DIR * (long)(i)]
+#define LOAD_IN(src, i) AT(src, i)
+#define STORE_OUT(dst, i, x) (AT(dst, i) = (x))
+#define AS_T(x) (x)
+#define OUT_OF(t) (t)
 #define IN_T T
 #define OUT_T T
 #define IN_PARAMS

@@ -14,7 +14,7 @@
 
 CLSCAN_INLINE T element_at(__global const T *src, ulong i)
 {
-    return src[i];
+    return LOAD_IN(src, i);
 }
 
 CLSCAN_INLINE void item_set(T *v, uint k, T e)
@@ -31,21 +31,21 @@ CLSCAN_INLINE void items_load_full(T *v, __global const T *src, ulong first)
 {
     for (uint r = 0; r < RUN; ++r)
         for (uint l = 0; l < CLSCAN_LANES; ++l)
-            v[VIDX(l, r)] = src[first + l * RUN + r];
+            v[VIDX(l, r)] = LOAD_IN(src, first + l * RUN + r);
 }
 
 CLSCAN_INLINE void items_load_partial(T *v, __global const T *src, ulong first, ulong count)
 {
     for (uint r = 0; r < RUN; ++r)
         for (uint l = 0; l < CLSCAN_LANES; ++l)
-            v[VIDX(l, r)] = first + l * RUN + r < count ? src[first + l * RUN + r] : NEUTRAL;
+            v[VIDX(l, r)] = first + l * RUN + r < count ? LOAD_IN(src, first + l * RUN + r) : NEUTRAL;
 }
 
 CLSCAN_INLINE void items_store_full(const T *v, __global T *dst, ulong first)
 {
     for (uint r = 0; r < RUN; ++r)
         for (uint l = 0; l < CLSCAN_LANES; ++l)
-            dst[first + l * RUN + r] = v[VIDX(l, r)];
+            STORE_OUT(dst, first + l * RUN + r, v[VIDX(l, r)]);
 }
 
 CLSCAN_INLINE void items_store_partial(const T *v, __global T *dst, ulong first, ulong count)
@@ -53,7 +53,7 @@ CLSCAN_INLINE void items_store_partial(const T *v, __global T *dst, ulong first,
     for (uint r = 0; r < RUN; ++r)
         for (uint l = 0; l < CLSCAN_LANES; ++l)
             if (first + l * RUN + r < count)
-                dst[first + l * RUN + r] = v[VIDX(l, r)];
+                STORE_OUT(dst, first + l * RUN + r, v[VIDX(l, r)]);
 }
 
 /* Each run on its own (independent dependency chains, which a CPU overlaps); the total is the

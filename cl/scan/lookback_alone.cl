@@ -5,12 +5,12 @@
  * and J. D. Owens ("Decoupled fallback: a portable single-pass GPU scan", 2025), which makes
  * the single pass safe where work-groups are not scheduled fairly.  scratch: CLSCAN_WG elements
  * of local memory. */
-CLSCAN_INLINE T lookback_alone(tile_status s, uint g, __global const IN_T *src IN_PARAMS, ulong count,
-                        __local T *scratch)
+CLSCAN_INLINE T lookback_alone(tile_status s, uint g, T origin, __global const IN_T *src IN_PARAMS, ulong count,
+                               __local T *scratch)
 {
     /* Phase 1: the nearest earlier tile with a prefix (-1: none; start from the virtual prefix
-     * before tile 0), spinning a bounded time on each status still missing. */
-    T acc = NEUTRAL, value = NEUTRAL;
+     * before tile 0, origin), spinning a bounded time on each status still missing. */
+    T acc = origin, value = NEUTRAL;
     long found = (long)g - 1;
     for (; found >= 0; --found) {
         uint st = status_poll(s, found, &value);

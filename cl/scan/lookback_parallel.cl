@@ -15,7 +15,8 @@ CLSCAN_INLINE void lookback_prepare(LOOKBACK_LOCAL_PARAMS)
     first2[0] = WINDOW;
 }
 
-CLSCAN_INLINE int lookback_window(tile_status s, uint g, uint li, __local T *carry, LOOKBACK_LOCAL_PARAMS)
+CLSCAN_INLINE int lookback_window(tile_status s, uint g, uint li, T origin, __local T *carry,
+                                  LOOKBACK_LOCAL_PARAMS)
 {
     int done = 0;
     for (uint poll = 0; poll < CLSCAN_WINDOW_POLLS && !done; ++poll) {
@@ -25,7 +26,7 @@ CLSCAN_INLINE int lookback_window(tile_status s, uint g, uint li, __local T *car
         for (uint k = 0; k < CLSCAN_LOOKBACK; ++k) {
             const uint w = k * CLSCAN_WG + li;   /* window[w] is tile g - 1 - w */
             const long j = (long)g - 1 - (long)w;
-            T value = NEUTRAL;
+            T value = origin;
             const uint st = j >= 0 ? status_poll(s, j, &value) : STATUS_PREFIX;
             window[w] = value;
             l_status[w] = st;

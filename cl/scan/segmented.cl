@@ -79,6 +79,9 @@ CLSCAN_INLINE uchar head_flags(uchar h)   /* h: 0 or 1 */
 
 /* Where elements come from and go to (see scan/io_plain.cl).  Both the heads and the keys are
  * parameters of every segmented kernel; the program uses one of them (the segments part). */
+#define STORE_OUT(dst, i, x) ((dst)[i] = (x))
+#define AS_T(x) clscan_pair_make((x), 0)
+#define OUT_OF(t) (t).v
 #define IN_T clscan_value
 #define OUT_T clscan_value
 #define IN_PARAMS , __global const uchar *heads, __global const KEY_T *keys

@@ -9,11 +9,12 @@
  *
  * status: the ticket counter and the status words (scan/status_*.cl); values: the separate
  * layout's totals and prefixes for `tiles` tiles.  ticket_base is the counter's value before this
- * scan, epoch the tag of this scan's status words. */
+ * scan, epoch the tag of this scan's status words.  The options (scan/options.cl): the carry-in
+ * is the prefix before tile 0 (the look-back's origin), the last tile writes the total. */
 __kernel __attribute__((reqd_work_group_size(CLSCAN_WG, 1, 1)))
 void clscan_scan_single_pass(__global const IN_T *src, ulong src_offset, __global OUT_T *dst,
                              ulong dst_offset, ulong count, __global volatile uint *status,
-                             __global T *values, ulong tiles, uint ticket_base, uint epoch
+                             __global T *values, ulong tiles, uint ticket_base, uint epoch, OPTIONS_PARAMS
                              IN_KERNEL_PARAMS)
 {
     TILE_LOCALS;
@@ -33,21 +34,30 @@ void clscan_scan_single_pass(__global const IN_T *src, ulong src_offset, __globa
     barrier(CLK_LOCAL_MEM_FENCE);
     const uint g = l_tile;
     const ulong base = (ulong)g * TILE;
+    const T origin = options_origin(OPTIONS_ARGS);
 
     const T total = tile_scan(TILE_PRIVATE_ARG(t), in IN_ARGS, base, count, li, TILE_LOCAL_ARGS);
+    const int last = g == get_num_groups(0) - 1;
     if (li == 0)
-        status_publish(s, g, g == 0 ? STATUS_PREFIX : STATUS_AGGREGATE, g == 0 ? COMBINE(NEUTRAL, total) : total);
+        status_publish(s, g, g == 0 ? STATUS_PREFIX : STATUS_AGGREGATE, g == 0 ? COMBINE(origin, total) : total);
+    if (li == 0 && g == 0 && last)
+        options_total(COMBINE(origin, total), OPTIONS_ARGS);
 
-    T carry = NEUTRAL;
+    T carry = origin;
     if (g > 0) {
-        const int found = lookback_window(s, g, li, &l_carry, LOOKBACK_LOCAL_ARGS);
+        const int found = lookback_window(s, g, li, origin, &l_carry, LOOKBACK_LOCAL_ARGS);
         if (li == 0) {
             if (!found)
-                l_carry = lookback_alone(s, g, in IN_ARGS, count, LOOKBACK_SCRATCH);
-            status_publish(s, g, STATUS_PREFIX, COMBINE(l_carry, total));
+                l_carry = lookback_alone(s, g, origin, in IN_ARGS, count, LOOKBACK_SCRATCH);
+            const T prefix = COMBINE(l_carry, total);
+            status_publish(s, g, STATUS_PREFIX, prefix);
+            if (last)
+                options_total(prefix, OPTIONS_ARGS);
         }
         barrier(CLK_LOCAL_MEM_FENCE);
         carry = l_carry;
     }
-    tile_store(TILE_PRIVATE_ARG(t), dst + dst_offset, base, count, li, carry, CLSCAN_EXCLUSIVE, TILE_LOCAL_ARGS);
+    if (write_dst)
+        tile_store(TILE_PRIVATE_ARG(t), dst + dst_offset, base, count, li, carry, CLSCAN_EXCLUSIVE,
+                   TILE_LOCAL_ARGS);
 }

@@ -43,6 +43,6 @@ CLSCAN_INLINE void tile_store(TILE_PRIVATE_PARAM(v), __global OUT_T *dst, ulong 
     for (uint k = 0; k < CLSCAN_ITEMS; ++k) {
         const uint i = k * CLSCAN_WG + li;
         if (base + i < count)
-            dst[base + i] = STAGE_VALUE(stage[SIDX(i)]);
+            STORE_OUT(dst, base + i, STAGE_VALUE(stage[SIDX(i)]));
     }
 }

@@ -20,7 +20,7 @@
 /* Element i of the tile at base, NEUTRAL past count (`full`: no check needed). */
 CLSCAN_INLINE T stream_at(__global const T *src, ulong base, uint i, ulong count, const int full)
 {
-    return full || base + i < count ? src[base + i] : NEUTRAL;
+    return full || base + i < count ? LOAD_IN(src, base + i) : NEUTRAL;
 }
 
 /* The runs' inclusive scans into runs[] (if store: a local pointer cannot be tested for NULL,
@@ -85,12 +85,12 @@ CLSCAN_INLINE void stream_store_run(__global T *dst, ulong base, uint n, __local
     if (first >= end)
         return;
     if (exclusive) {
-        dst[base + first] = q;
+        STORE_OUT(dst, base + first, q);
         for (uint i = first + 1; i < end; ++i)
-            dst[base + i] = COMBINE(q, runs[i - 1]);
+            STORE_OUT(dst, base + i, COMBINE(q, runs[i - 1]));
     } else {
         for (uint i = first; i < end; ++i)
-            dst[base + i] = COMBINE(q, runs[i]);
+            STORE_OUT(dst, base + i, COMBINE(q, runs[i]));
     }
 }
 
