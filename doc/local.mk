@@ -7,7 +7,9 @@ dist_man_MANS += \
 	doc/clscan_element_size.3 \
 	doc/clscan_enqueue.3 \
 	doc/clscan_enqueue_by_key.3 \
+	doc/clscan_enqueue_recurrence.3 \
 	doc/clscan_enqueue_segmented.3 \
+	doc/clscan_enqueue_with.3 \
 	doc/clscan_error_string.3 \
 	doc/clscan_host.3 \
 	doc/clscan_last_error.3 \

@@ -255,13 +255,33 @@ typedef struct clscan_scan_options {
  * options NULL = clscan_enqueue.  Works for every plan: built-in, custom, every type and kind.
  * The carry is applied as comb(c, x), never commuted; init is copied before the call returns.
  * carry_in must not overlap dst (it is read while dst is written), total must not overlap src,
- * dst or carry_in (CL_MEM_COPY_OVERLAP).  A float total may differ in its last bits between a
- * scan and a reduction of the same array (they combine in other trees); each is reproducible. */
+ * dst or carry_in (CL_MEM_COPY_OVERLAP).  An inclusive scan's total has the bits of its last
+ * output (y[count-1]; reverse: y[0]); a reduction's (dst NULL) combines in another tree, so its
+ * float totals may differ from the scan's in the last bits; each is reproducible. */
 CLSCAN_API cl_int clscan_enqueue_with(clscan_plan *plan, cl_command_queue queue,
                                       cl_mem src, size_t src_offset, cl_mem dst, size_t dst_offset, size_t count,
                                       const clscan_scan_options *options,
                                       cl_uint num_events_in_wait_list, const cl_event *event_wait_list,
                                       cl_event *event);
+
+/* First-order linear recurrence without pairs, for an AFFINE plan of FLOAT or DOUBLE (inclusive):
+ *   y[i] = a[i] * y[i-1] + b[i],  y[-1] = y0
+ * a: count values, or NULL for the constant *a_const (a float or double as the plan's type);
+ * b, y: count values (y == b with equal offsets: in place).  options: carry_in / init give y0 as
+ * ONE value of the type (not a pair; none = 0); total (if given) receives y[count-1];
+ * reverse: y[i] = a[i] * y[i+1] + b[i], y[count] = y0.  Reads a and b once, writes y once.
+ * The pairs (a[i], b[i]) are composed as by clscan_enqueue_with on pairs with the carry (1, y0),
+ * with the same bits (except the total of a reduction, y NULL, over several tiles with
+ * CLSCAN_ALGORITHM_REDUCE_THEN_SCAN: it comes from the pairs' scan, not their reduction).  Integer AFFINE plans work too (wrapping).  a == y with equal offsets is
+ * in place too; other overlaps of y with a or b are CL_MEM_COPY_OVERLAP.  y may be NULL when a
+ * total is given.  CLSCAN_INVALID_OPERATOR for a plan of another operator or a custom one,
+ * CLSCAN_INVALID_KIND for an exclusive one, CL_INVALID_VALUE when a and a_const are NULL. */
+CLSCAN_API cl_int clscan_enqueue_recurrence(clscan_plan *plan, cl_command_queue queue,
+                                            cl_mem a, size_t a_offset, const void *a_const,
+                                            cl_mem b, size_t b_offset, cl_mem y, size_t y_offset, size_t count,
+                                            const clscan_scan_options *options,
+                                            cl_uint num_events_in_wait_list, const cl_event *event_wait_list,
+                                            cl_event *event);
 
 /* Releases every cached program, and the default context and queue of clscan_host.  Plans
  * created before stay valid (they hold their own references).  Cached programs keep their

@@ -57,8 +57,8 @@ void clscan_plan_request(const clscan_plan *plan, clscan_program_kind what, clsc
         r->wg = plan->want.wg;
         r->items = plan->want.items;
         r->shrink = !r->wg && !r->items;
-    } else if (what == CLSCAN_PROGRAM_REVERSE) {
-        /* The plain program's variant, read from the other end. */
+    } else if (CLSCAN_PROGRAM_IS_PLAIN(what)) {
+        /* The plain program's variant, read from the other end or from coefficients. */
         r->wg = plain->wg;
         r->items = plain->items;
         r->tiles = plain->tiles;

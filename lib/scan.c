@@ -1,5 +1,6 @@
-/* clscan_enqueue, clscan_enqueue_segmented and clscan_enqueue_by_key: argument checks, then the
- * scan as kernels on the caller's queue (scan_run.c). */
+/* clscan_enqueue, clscan_enqueue_with, clscan_enqueue_recurrence, clscan_enqueue_segmented and
+ * clscan_enqueue_by_key: argument checks, then the scan as kernels on the caller's queue
+ * (scan_run.c). */
 #include "check.h"
 #include "scan_run.h"
 
@@ -43,7 +44,7 @@ static cl_int check_data(const char *fn, const clscan_plan *plan, clscan_scan_jo
 /* No options: no carry, no total, dst written. */
 static void no_options(const clscan_plan *plan, clscan_job_options *o)
 {
-    const clscan_job_options none = {.carry_value = plan->zeros, .write_dst = 1};
+    const clscan_job_options none = {.carry_value = plan->zeros, .value_size = plan->element_size, .write_dst = 1};
     *o = none;
 }
 
@@ -78,39 +79,71 @@ CLSCAN_API cl_int clscan_enqueue(clscan_plan *plan, cl_command_queue queue, cl_m
     return run(fn, plan, CLSCAN_PROGRAM_PLAIN, &j, queue, num_events_in_wait_list, event_wait_list, event);
 }
 
-/* The options' buffers: carry_in read, total written, apart from the data they would race with. */
-static cl_int check_options(const char *fn, const clscan_plan *plan, const clscan_scan_options *o,
-                            const clscan_scan_job *j, clscan_job_options *opt)
+/* A range some option must keep apart from: what it is called, and where it lies. */
+typedef struct named_range {
+    const char *what;
+    const clscan_range *range;
+} named_range;
+
+/* The options' buffers, elements of e bytes: carry_in read while the destination dst (NULL: a
+ * reduction) is written; total written while the sources (reads, n of them), dst and the carry
+ * are in use.  Fills *opt. */
+static cl_int check_options(const char *fn, const clscan_plan *plan, const clscan_scan_options *o, size_t e,
+                            const clscan_range *dst, const named_range *reads, int n, clscan_job_options *opt)
 {
-    clscan_range s, d, c, t;
-    const size_t e = plan->element_size;
-    cl_int err = clscan_check_buffer(fn, plan->context, j->src, "src", 0, j->src_offset, j->count, e, &s);
-    if (err == CL_SUCCESS && j->dst)
-        err = clscan_check_buffer(fn, plan->context, j->dst, "dst", 1, j->dst_offset, j->count, e, &d);
-    if (err == CL_SUCCESS && j->dst)
-        err = clscan_check_same_or_disjoint(fn, &s, "src", &d, "dst");
-    if (err == CL_SUCCESS && o->carry_in)
-        err = clscan_check_buffer(fn, plan->context, o->carry_in, "options->carry_in", 0, o->carry_in_offset, 1, e, &c);
-    if (err == CL_SUCCESS && o->carry_in && j->dst)
-        err = clscan_check_disjoint(fn, &c, "options->carry_in", &d, "dst");
-    if (err == CL_SUCCESS && o->total)
-        err = clscan_check_buffer(fn, plan->context, o->total, "options->total", 1, o->total_offset, 1, e, &t);
-    if (err == CL_SUCCESS && o->total) {
-        if ((err = clscan_check_disjoint(fn, &t, "options->total", &s, "src")) == CL_SUCCESS && j->dst)
-            err = clscan_check_disjoint(fn, &t, "options->total", &d, "dst");
+    clscan_range c, t;
+    cl_int err = CL_SUCCESS;
+    if (o->carry_in &&
+        ((err = clscan_check_buffer(fn, plan->context, o->carry_in, "options->carry_in", 0, o->carry_in_offset, 1, e,
+                                    &c)) != CL_SUCCESS ||
+         (dst && (err = clscan_check_disjoint(fn, &c, "options->carry_in", dst, "dst")) != CL_SUCCESS)))
+        return err;
+    if (o->total) {
+        if ((err = clscan_check_buffer(fn, plan->context, o->total, "options->total", 1, o->total_offset, 1, e, &t)))
+            return err;
+        for (int i = 0; i < n && err == CL_SUCCESS; ++i)
+            err = clscan_check_disjoint(fn, &t, "options->total", reads[i].range, reads[i].what);
+        if (err == CL_SUCCESS && dst)
+            err = clscan_check_disjoint(fn, &t, "options->total", dst, "dst");
         if (err == CL_SUCCESS && o->carry_in)
             err = clscan_check_disjoint(fn, &t, "options->total", &c, "options->carry_in");
+        if (err != CL_SUCCESS)
+            return err;
     }
-    if (err != CL_SUCCESS)
-        return err;
     opt->carry_mode = o->carry_in ? 2 : o->init ? 1 : 0;
     opt->carry_value = !o->carry_in && o->init ? o->init : plan->zeros;
+    opt->value_size = e;
     opt->carry_buf = o->carry_in;
     opt->carry_offset = o->carry_in_offset;
     opt->total_buf = o->total;
     opt->total_offset = o->total_offset;
-    opt->write_dst = j->dst != NULL;
+    opt->write_dst = dst != NULL;
     return CL_SUCCESS;
+}
+
+/* An inclusive scan that stores count > 0 outputs copies its total from the last one (forwards
+ * at dst_offset + count - 1, backwards at dst_offset): the same bits. */
+static void total_from_last(const clscan_plan *plan, size_t dst_offset, size_t count, int reverse,
+                            clscan_job_options *opt)
+{
+    if (opt->total_buf && opt->write_dst && count && plan->kind == CLSCAN_INCLUSIVE) {
+        opt->total_from_dst = 1;
+        opt->last_offset = reverse ? dst_offset : dst_offset + count - 1;
+    }
+}
+
+/* What clscan_enqueue_with and clscan_enqueue_recurrence check first: the plan, dst or a total,
+ * the queue and the wait list.  With a total to write, count 0 still runs (the total is the
+ * carry): *done only without one. */
+static cl_int check_start(const char *fn, clscan_plan *plan, cl_command_queue queue, cl_mem dst, size_t count,
+                          const clscan_scan_options *o, cl_uint nwait, const cl_event *wait, cl_event *event,
+                          int *done)
+{
+    if (!plan)
+        return clscan_fail(CLSCAN_INVALID_PLAN, "%s: plan is NULL", fn);
+    if (!dst && !o->total)
+        return clscan_fail(CL_INVALID_MEM_OBJECT, "%s: dst is NULL and no total is asked for", fn);
+    return check_common(fn, plan, queue, o->total ? 1 : count, nwait, wait, event, done);
 }
 
 CLSCAN_API cl_int clscan_enqueue_with(clscan_plan *plan, cl_command_queue queue, cl_mem src, size_t src_offset,
@@ -122,25 +155,70 @@ CLSCAN_API cl_int clscan_enqueue_with(clscan_plan *plan, cl_command_queue queue,
     if (!options)
         return clscan_fail_in(fn, clscan_enqueue(plan, queue, src, src_offset, dst, dst_offset, count,
                                                  num_events_in_wait_list, event_wait_list, event));
-    cl_int err;
     int done;
-    if (!plan)
-        return clscan_fail(CLSCAN_INVALID_PLAN, "%s: plan is NULL", fn);
-    if (!dst && !options->total)
-        return clscan_fail(CL_INVALID_MEM_OBJECT, "%s: dst is NULL and no total is asked for", fn);
-    /* With a total to write, count 0 still runs (the total is the carry); the check of the
-     * buffers needs a source even then. */
-    if ((err = check_common(fn, plan, queue, options->total ? 1 : count, num_events_in_wait_list,
-                            event_wait_list, event, &done)) != CL_SUCCESS || done)
+    cl_int err = check_start(fn, plan, queue, dst, count, options, num_events_in_wait_list, event_wait_list, event,
+                             &done);
+    if (err != CL_SUCCESS || done)
         return err;
     clscan_scan_job j = {.src = src, .dst = dst, .src_offset = src_offset, .dst_offset = dst_offset, .count = count};
-    if ((err = check_options(fn, plan, options, &j, &j.opt)) != CL_SUCCESS)
+    const size_t e = plan->element_size;
+    clscan_range s, d;
+    const named_range reads[] = {{"src", &s}};
+    if ((err = clscan_check_buffer(fn, plan->context, src, "src", 0, src_offset, count, e, &s)) != CL_SUCCESS ||
+        (dst && (err = clscan_check_buffer(fn, plan->context, dst, "dst", 1, dst_offset, count, e, &d)) != CL_SUCCESS) ||
+        (dst && (err = clscan_check_same_or_disjoint(fn, &s, "src", &d, "dst")) != CL_SUCCESS) ||
+        (err = check_options(fn, plan, options, e, dst ? &d : NULL, reads, 1, &j.opt)) != CL_SUCCESS)
         return err;
+    total_from_last(plan, dst_offset, count, options->reverse, &j.opt);
     if (options->reverse && count) {   /* the kernels count from the last elements backwards */
         j.src_offset += count - 1;
         j.dst_offset += count - 1;
     }
     return run(fn, plan, options->reverse ? CLSCAN_PROGRAM_REVERSE : CLSCAN_PROGRAM_PLAIN, &j, queue,
+               num_events_in_wait_list, event_wait_list, event);
+}
+
+CLSCAN_API cl_int clscan_enqueue_recurrence(clscan_plan *plan, cl_command_queue queue, cl_mem a, size_t a_offset,
+                                            const void *a_const, cl_mem b, size_t b_offset, cl_mem y,
+                                            size_t y_offset, size_t count, const clscan_scan_options *options,
+                                            cl_uint num_events_in_wait_list, const cl_event *event_wait_list,
+                                            cl_event *event)
+{
+    static const char fn[] = "clscan_enqueue_recurrence";
+    static const clscan_scan_options none;
+    const clscan_scan_options *o = options ? options : &none;
+    if (plan && (plan->custom || plan->op != CLSCAN_AFFINE))
+        return clscan_fail(CLSCAN_INVALID_OPERATOR, "%s: the plan's operator is not the built-in CLSCAN_AFFINE", fn);
+    if (plan && plan->kind != CLSCAN_INCLUSIVE)
+        return clscan_fail(CLSCAN_INVALID_KIND, "%s: the plan is not inclusive (a recurrence's y[i] includes b[i])",
+                           fn);
+    if (plan && !a && !a_const)
+        return clscan_fail(CL_INVALID_VALUE, "%s: a and a_const are both NULL", fn);
+    int done;
+    cl_int err = check_start(fn, plan, queue, y, count, o, num_events_in_wait_list, event_wait_list, event, &done);
+    if (err != CL_SUCCESS || done)
+        return err;
+    /* b, y, a, the carry and the total: single values of the plan's type. */
+    const size_t e = plan->element_size / 2;
+    clscan_scan_job j = {.src = b, .dst = y, .src_offset = b_offset, .dst_offset = y_offset, .count = count,
+                         .recurrence = 1, .coef = a ? a : b, .coef_offset = a ? a_offset : b_offset,
+                         .coef_value = a ? plan->zeros : a_const, .coef_size = e, .coef_const = a == NULL};
+    clscan_range rb, ry, ra;
+    const named_range reads[] = {{"b", &rb}, {"a", &ra}};
+    if ((err = clscan_check_buffer(fn, plan->context, b, "b", 0, b_offset, count, e, &rb)) != CL_SUCCESS ||
+        (a && (err = clscan_check_buffer(fn, plan->context, a, "a", 0, a_offset, count, e, &ra)) != CL_SUCCESS) ||
+        (y && (err = clscan_check_buffer(fn, plan->context, y, "y", 1, y_offset, count, e, &ry)) != CL_SUCCESS) ||
+        (y && (err = clscan_check_same_or_disjoint(fn, &rb, "b", &ry, "y")) != CL_SUCCESS) ||
+        (y && a && (err = clscan_check_same_or_disjoint(fn, &ra, "a", &ry, "y")) != CL_SUCCESS) ||
+        (err = check_options(fn, plan, o, e, y ? &ry : NULL, reads, a ? 2 : 1, &j.opt)) != CL_SUCCESS)
+        return err;
+    total_from_last(plan, y_offset, count, o->reverse, &j.opt);
+    if (o->reverse && count) {
+        j.src_offset += count - 1;
+        j.dst_offset += count - 1;
+        j.coef_offset += count - 1;
+    }
+    return run(fn, plan, o->reverse ? CLSCAN_PROGRAM_RECURRENCE_REVERSE : CLSCAN_PROGRAM_RECURRENCE, &j, queue,
                num_events_in_wait_list, event_wait_list, event);
 }
 

@@ -33,17 +33,25 @@ static cl_int seg_args(const clscan_scan_job *j, cl_kernel k, cl_uint i, cl_mem 
     return err;
 }
 
-/* The data's own heads or keys. */
+/* The data's own heads or keys, or a recurrence's coefficients. */
 static cl_int data_args(const clscan_scan_job *j, cl_kernel k, cl_uint i)
 {
-    return seg_args(j, k, i, j->heads, j->heads_offset, j->keys, j->keys_offset);
+    if (!j->recurrence)
+        return seg_args(j, k, i, j->heads, j->heads_offset, j->keys, j->keys_offset);
+    cl_int err = CL_SUCCESS;
+    ARG(k, i, j->coef);
+    ARG(k, i + 1, j->coef_offset);
+    if (err == CL_SUCCESS)
+        err = clSetKernelArg(k, i + 2, j->coef_size, j->coef_value);
+    ARG(k, i + 3, j->coef_const);
+    return err;
 }
 
 /* The options' arguments from index i (OPTIONS_PARAMS of cl/scan/options.cl): 8 of them. */
-static cl_int option_args(const clscan_plan *plan, const clscan_job_options *o, cl_kernel k, cl_uint i)
+static cl_int option_args(const clscan_job_options *o, cl_kernel k, cl_uint i)
 {
-    const cl_uint write_total = o->total_buf != NULL;
-    cl_int err = clSetKernelArg(k, i, plan->element_size, o->carry_value);
+    const cl_uint write_total = o->total_buf != NULL && !o->total_from_dst;
+    cl_int err = clSetKernelArg(k, i, o->value_size, o->carry_value);
     if (err == CL_SUCCESS)
         err = clSetKernelArg(k, i + 1, sizeof(cl_mem), o->carry_buf ? &o->carry_buf : NULL);
     ARG(k, i + 2, o->carry_offset);
@@ -58,7 +66,7 @@ static cl_int option_args(const clscan_plan *plan, const clscan_job_options *o, 
 
 /* clscan_scan_tiles of program p on count elements of src (at src_offset) into dst, with
  * carries from `carries` (NULL: none, one tile) and the job's options; count 0: the total alone. */
-static cl_int scan_tiles(const clscan_plan *plan, const clscan_scan_job *j, const clscan_scan_program *p,
+static cl_int scan_tiles(const clscan_scan_job *j, const clscan_scan_program *p,
                          clscan_chain *c, cl_mem src, cl_ulong src_offset, size_t count, cl_mem carries,
                          const clscan_job_options *o, int want_event)
 {
@@ -78,7 +86,7 @@ static cl_int scan_tiles(const clscan_plan *plan, const clscan_scan_job *j, cons
     ARG(k, 6, carries_offset);
     ARG(k, 7, use);
     if (err == CL_SUCCESS)
-        err = option_args(plan, o, k, 8);
+        err = option_args(o, k, 8);
     if (err == CL_SUCCESS)
         err = p == j->data ? data_args(j, k, 16) : seg_args(j, k, 16, NULL, 0, NULL, 0);
     const size_t groups = count ? ceil_div(count, v->wg * v->items) : 1;
@@ -126,9 +134,11 @@ static cl_int reduce_then_scan(const clscan_plan *plan, const clscan_scan_job *j
     if (err != CL_SUCCESS)
         return err;
     /* A reduction (no dst) scans the top level's totals for the total alone (one tile, through
-     * the levels' program: the totals are in the order the data's program read them). */
-    if (!j->opt.write_dst)
-        return scan_tiles(plan, j, j->levels, c, scratch, off[levels], n[levels], NULL, &j->opt, want_event);
+     * the levels' program: the totals are in the order the data's program read them).  Not a
+     * recurrence's: its carry and total are single values where the levels' program takes pairs,
+     * so it runs the down-sweep and the data's last pass, which stores nothing. */
+    if (!j->opt.write_dst && !j->recurrence)
+        return scan_tiles(j, j->levels, c, scratch, off[levels], n[levels], NULL, &j->opt, want_event);
     /* Down: each level of totals in place, the top one without carries. */
     for (int l = levels; l >= 1 && err == CL_SUCCESS; --l) {
         const cl_ulong o = off[l], nl = n[l], carry_off = l < levels ? off[l + 1] : 0;
@@ -147,7 +157,7 @@ static cl_int reduce_then_scan(const clscan_plan *plan, const clscan_scan_job *j
     if (err != CL_SUCCESS)
         return err;
     /* Last: the data, with the carries of level 1 (at offset 0 of the scratch). */
-    return scan_tiles(plan, j, j->data, c, j->src, j->src_offset, j->count, scratch, &j->opt, want_event);
+    return scan_tiles(j, j->data, c, j->src, j->src_offset, j->count, scratch, &j->opt, want_event);
 }
 
 /* Status words are tagged with an epoch of 30 bits; at its end they are cleared again. */
@@ -201,7 +211,7 @@ static cl_int single_pass(const clscan_plan *plan, const clscan_scan_job *j, cls
     ARG(k, 8, base);
     ARG(k, 9, epoch);
     if (err == CL_SUCCESS)
-        err = option_args(plan, &j->opt, k, 10);
+        err = option_args(&j->opt, k, 10);
     if (err == CL_SUCCESS)
         err = data_args(j, k, 18);
     err = err != CL_SUCCESS ? args_failed(err) : clscan_chain_launch(c, k, tiles, v->wg, want_event);
@@ -223,12 +233,16 @@ cl_int clscan_scan_run(clscan_plan *plan, const clscan_scan_job *j, cl_command_q
     cl_int err = clscan_chain_begin(&c, queue, nwait, wait, slot ? slot->last_use : NULL, 0);
     if (err != CL_SUCCESS)
         return err;
+    const int last = event != NULL && !j->opt.total_from_dst;   /* the scan is the last command */
     if (!slot)
-        err = scan_tiles(plan, j, j->data, &c, j->src, j->src_offset, j->count, NULL, &j->opt, event != NULL);
+        err = scan_tiles(j, j->data, &c, j->src, j->src_offset, j->count, NULL, &j->opt, last);
     else if (v->algorithm == CLSCAN_ALGORITHM_SINGLE_PASS)
-        err = single_pass(plan, j, &c, slot, event != NULL);
+        err = single_pass(plan, j, &c, slot, last);
     else
-        err = reduce_then_scan(plan, j, &c, slot, event != NULL);
+        err = reduce_then_scan(plan, j, &c, slot, last);
+    if (err == CL_SUCCESS && j->opt.total_from_dst)
+        err = clscan_chain_copy(&c, j->dst, j->opt.last_offset * j->opt.value_size, j->opt.total_buf,
+                                j->opt.total_offset * j->opt.value_size, j->opt.value_size, event != NULL);
     clscan_chain_end(&c, err, event, slot && c.out_of_order ? &slot->last_use : NULL);
     return err;
 }

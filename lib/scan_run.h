@@ -9,9 +9,14 @@
 typedef struct clscan_job_options {
     cl_uint carry_mode;          /* 0 none, 1 carry_value, 2 carry_buf[carry_offset] */
     const void *carry_value;     /* an element (mode 1), or the plan's zeros */
+    size_t value_size;           /* bytes of the carry and the total (a recurrence's: one y) */
     cl_mem carry_buf, total_buf; /* NULL: none */
     cl_ulong carry_offset, total_offset;
     cl_uint write_dst;           /* 0: a reduction (dst NULL) */
+    /* Inclusive scans that store dst copy the total from it after the scan (so that it is the
+     * last output's bits, not another tree's), not from the kernels: */
+    int total_from_dst;
+    cl_ulong last_offset;        /* the last output's offset in dst (elements of value_size) */
 } clscan_job_options;
 
 /* What a scan launches: the data's program, the program of the levels of tile totals (the same
@@ -22,6 +27,12 @@ typedef struct clscan_scan_job {
     int segmented;
     cl_mem heads, keys;          /* segmented: the program uses one, the other is a placeholder */
     cl_ulong heads_offset, keys_offset;
+    int recurrence;              /* the coefficients a of a recurrence program: */
+    cl_mem coef;                 /* the array (a placeholder when constant) */
+    cl_ulong coef_offset;        /* reverse programs: of the last one */
+    const void *coef_value;      /* the constant (or the plan's zeros) */
+    size_t coef_size;            /* bytes of one coefficient */
+    cl_uint coef_const;
     cl_mem src, dst;             /* dst NULL: no scan stored (opt.write_dst 0) */
     cl_ulong src_offset, dst_offset;   /* reverse programs: of the last elements */
     size_t count;                /* > 0, or 0 with a total to write */

@@ -233,7 +233,7 @@ cl_int clscan_variant_choose(const char *fn, const clscan_variant_request *r, cl
 void clscan_variant_files(const clscan_variant *v, const char *files[CLSCAN_VARIANT_MAX_FILES])
 {
     static const char *const segments[] = {NULL, NULL, "scan/segments_heads.cl", "scan/segments_keys.cl",
-                                           "scan/segments_keys.cl"};
+                                           "scan/segments_keys.cl", NULL, NULL};
     static const char *const primitives[] = {NULL, "scan/wg_hillis_steele.cl", "scan/wg_blelloch.cl",
                                              "scan/wg_two_level.cl"};
     static const char *const tiles[] = {NULL, "scan/tile_registers.cl", "scan/tile_staged.cl",
@@ -249,7 +249,7 @@ void clscan_variant_files(const clscan_variant *v, const char *files[CLSCAN_VARI
     }
     files[n++] = "scan/combine.cl";
     if (plain)
-        files[n++] = "scan/io_plain.cl";
+        files[n++] = CLSCAN_PROGRAM_IS_RECURRENCE(v->what) ? "scan/io_recurrence.cl" : "scan/io_plain.cl";
     if (!streamed) {
         files[n++] = v->shuffle ? "scan/wg_two_level_shuffle.cl" : primitives[v->primitive];
         files[n++] = "scan/wg_tree.cl";
@@ -281,7 +281,7 @@ void clscan_variant_defines(const clscan_variant *v, char *buf, size_t size)
     if (v->subgroup && n >= 0 && (size_t)n < size)
         n += snprintf(buf + n, size - (size_t)n, " -DCLSCAN_SUBGROUP=%zu", v->subgroup);
     if (CLSCAN_PROGRAM_IS_PLAIN(v->what) && n >= 0 && (size_t)n < size)
-        n += snprintf(buf + n, size - (size_t)n, " -DCLSCAN_DIR=%d", v->what == CLSCAN_PROGRAM_REVERSE ? -1 : 1);
+        n += snprintf(buf + n, size - (size_t)n, " -DCLSCAN_DIR=%d", CLSCAN_PROGRAM_IS_BACKWARDS(v->what) ? -1 : 1);
     if (!CLSCAN_PROGRAM_IS_PLAIN(v->what) && n >= 0 && (size_t)n < size)
         n += snprintf(buf + n, size - (size_t)n, " -DCLSCAN_PAIR_BOUND=%zu%s", v->pair_bound,
                       v->what == CLSCAN_PROGRAM_KEYS_64 ? " -DCLSCAN_KEY_TYPE=ulong"

@@ -8,18 +8,27 @@
 #include "device.h"
 #include "environment.h"
 
-/* What a program scans: plain elements (from the first or from the last), or segments from heads
- * or keys. */
+/* What a program scans: plain elements (from the first or from the last), segments from heads
+ * or keys, or the pairs of a linear recurrence made from its coefficients (AFFINE plans). */
 typedef enum clscan_program_kind {
     CLSCAN_PROGRAM_PLAIN,
     CLSCAN_PROGRAM_REVERSE,
     CLSCAN_PROGRAM_HEADS,
     CLSCAN_PROGRAM_KEYS_32,
-    CLSCAN_PROGRAM_KEYS_64
+    CLSCAN_PROGRAM_KEYS_64,
+    CLSCAN_PROGRAM_RECURRENCE,
+    CLSCAN_PROGRAM_RECURRENCE_REVERSE
 } clscan_program_kind;
-#define CLSCAN_PROGRAM_KINDS 5
-/* Plain elements, in either direction: the same variant but for the direction. */
-#define CLSCAN_PROGRAM_IS_PLAIN(what) ((what) == CLSCAN_PROGRAM_PLAIN || (what) == CLSCAN_PROGRAM_REVERSE)
+#define CLSCAN_PROGRAM_KINDS 7
+#define CLSCAN_PROGRAM_IS_RECURRENCE(what) \
+    ((what) == CLSCAN_PROGRAM_RECURRENCE || (what) == CLSCAN_PROGRAM_RECURRENCE_REVERSE)
+/* Plain elements of the operator's type in the kernels, whatever the arrays hold: the plain
+ * program's variant but for the direction and the loads and stores. */
+#define CLSCAN_PROGRAM_IS_PLAIN(what) \
+    ((what) == CLSCAN_PROGRAM_PLAIN || (what) == CLSCAN_PROGRAM_REVERSE || CLSCAN_PROGRAM_IS_RECURRENCE(what))
+/* Read from the last element backwards. */
+#define CLSCAN_PROGRAM_IS_BACKWARDS(what) \
+    ((what) == CLSCAN_PROGRAM_REVERSE || (what) == CLSCAN_PROGRAM_RECURRENCE_REVERSE)
 
 /* The single pass's status words (cl/scan/status_*.cl). */
 typedef enum clscan_status_layout {

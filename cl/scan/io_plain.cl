@@ -7,7 +7,8 @@
  *   IN_T, OUT_T         element types of the source and the destination
  *   IN_PARAMS, IN_ARGS  extra parameters of the functions that load (after src)
  *   IN_KERNEL_PARAMS    extra kernel parameters (last); IN_KERNEL_LOCALS turns them into IN_ARGS
- *   CARRY_AT(c, i)      element i of an array of tile carries, as a T
+ *   CARRY_T, CARRY_AT(c, i)   the type of the tile totals and carries (reduce-then-scan's
+ *                       levels), element i of such an array as a T
  *   TOTALS_PARAMS, STORE_TOTAL(t, i, x)   where clscan_reduce writes the tiles' totals */
 #define AT(p, i) (p)[CLSCAN_DIR * (long)(i)]
 #define LOAD_IN(src, i) AT(src, i)
@@ -20,6 +21,7 @@
 #define IN_ARGS
 #define IN_KERNEL_PARAMS
 #define IN_KERNEL_LOCALS
+#define CARRY_T T
 #define CARRY_AT(c, i) ((c)[i])
 #define TOTALS_PARAMS
 #define STORE_TOTAL(t, i, x) ((t)[i] = (x))

@@ -12,7 +12,7 @@
 /* The part of a staged element that is stored. */
 #define STAGE_VALUE(s) (s)
 
-CLSCAN_INLINE T element_at(__global const T *src, ulong i)
+CLSCAN_INLINE T element_at(__global const IN_T *src IN_PARAMS, ulong i)
 {
     return LOAD_IN(src, i);
 }
@@ -27,28 +27,28 @@ CLSCAN_INLINE T item_value(const T *v, uint k)
     return v[k];
 }
 
-CLSCAN_INLINE void items_load_full(T *v, __global const T *src, ulong first)
+CLSCAN_INLINE void items_load_full(T *v, __global const IN_T *src IN_PARAMS, ulong first)
 {
     for (uint r = 0; r < RUN; ++r)
         for (uint l = 0; l < CLSCAN_LANES; ++l)
             v[VIDX(l, r)] = LOAD_IN(src, first + l * RUN + r);
 }
 
-CLSCAN_INLINE void items_load_partial(T *v, __global const T *src, ulong first, ulong count)
+CLSCAN_INLINE void items_load_partial(T *v, __global const IN_T *src IN_PARAMS, ulong first, ulong count)
 {
     for (uint r = 0; r < RUN; ++r)
         for (uint l = 0; l < CLSCAN_LANES; ++l)
             v[VIDX(l, r)] = first + l * RUN + r < count ? LOAD_IN(src, first + l * RUN + r) : NEUTRAL;
 }
 
-CLSCAN_INLINE void items_store_full(const T *v, __global T *dst, ulong first)
+CLSCAN_INLINE void items_store_full(const T *v, __global OUT_T *dst, ulong first)
 {
     for (uint r = 0; r < RUN; ++r)
         for (uint l = 0; l < CLSCAN_LANES; ++l)
             STORE_OUT(dst, first + l * RUN + r, v[VIDX(l, r)]);
 }
 
-CLSCAN_INLINE void items_store_partial(const T *v, __global T *dst, ulong first, ulong count)
+CLSCAN_INLINE void items_store_partial(const T *v, __global OUT_T *dst, ulong first, ulong count)
 {
     for (uint r = 0; r < RUN; ++r)
         for (uint l = 0; l < CLSCAN_LANES; ++l)

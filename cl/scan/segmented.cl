@@ -91,6 +91,7 @@ CLSCAN_INLINE uchar head_flags(uchar h)   /* h: 0 or 1 */
 #define IN_KERNEL_LOCALS __global const uchar *heads = heads_buf + heads_offset; \
                          __global const KEY_T *keys = keys_buf + keys_offset;
 /* A carry's flag never changes a value to its right, so carries are kept as values only. */
+#define CARRY_T clscan_value
 #define CARRY_AT(c, i) clscan_pair_make((c)[i], 0)
 /* Tile totals: the value, and in totals_heads (same indices) whether a segment starts in the
  * tile. */

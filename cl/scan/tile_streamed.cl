@@ -18,7 +18,7 @@
 #define TILE_LOCAL_ARGS runs
 
 /* Element i of the tile at base, NEUTRAL past count (`full`: no check needed). */
-CLSCAN_INLINE T stream_at(__global const T *src, ulong base, uint i, ulong count, const int full)
+CLSCAN_INLINE T stream_at(__global const IN_T *src IN_PARAMS, ulong base, uint i, ulong count, const int full)
 {
     return full || base + i < count ? LOAD_IN(src, base + i) : NEUTRAL;
 }
@@ -26,13 +26,13 @@ CLSCAN_INLINE T stream_at(__global const T *src, ulong base, uint i, ulong count
 /* The runs' inclusive scans into runs[] (if store: a local pointer cannot be tested for NULL,
  * since address 0 of local memory is a valid one on GPUs) and their totals into t[]; returns the
  * tile's total. */
-CLSCAN_INLINE T stream_runs(T *t, __global const T *src, ulong base, ulong count, __local T *runs, const int store,
+CLSCAN_INLINE T stream_runs(T *t, __global const IN_T *src IN_PARAMS, ulong base, ulong count, __local T *runs, const int store,
                             const int full)
 {
-    T a0 = stream_at(src, base, 0, count, full);
-    T a1 = stream_at(src, base, SL, count, full);
-    T a2 = stream_at(src, base, 2 * SL, count, full);
-    T a3 = stream_at(src, base, 3 * SL, count, full);
+    T a0 = stream_at(src IN_ARGS, base, 0, count, full);
+    T a1 = stream_at(src IN_ARGS, base, SL, count, full);
+    T a2 = stream_at(src IN_ARGS, base, 2 * SL, count, full);
+    T a3 = stream_at(src IN_ARGS, base, 3 * SL, count, full);
     if (store) {
         runs[0] = a0;
         runs[SL] = a1;
@@ -40,10 +40,10 @@ CLSCAN_INLINE T stream_runs(T *t, __global const T *src, ulong base, ulong count
         runs[3 * SL] = a3;
     }
     for (uint j = 1; j < SL; ++j) {
-        a0 = COMBINE(a0, stream_at(src, base, j, count, full));
-        a1 = COMBINE(a1, stream_at(src, base, SL + j, count, full));
-        a2 = COMBINE(a2, stream_at(src, base, 2 * SL + j, count, full));
-        a3 = COMBINE(a3, stream_at(src, base, 3 * SL + j, count, full));
+        a0 = COMBINE(a0, stream_at(src IN_ARGS, base, j, count, full));
+        a1 = COMBINE(a1, stream_at(src IN_ARGS, base, SL + j, count, full));
+        a2 = COMBINE(a2, stream_at(src IN_ARGS, base, 2 * SL + j, count, full));
+        a3 = COMBINE(a3, stream_at(src IN_ARGS, base, 3 * SL + j, count, full));
         if (store) {
             runs[j] = a0;
             runs[SL + j] = a1;
@@ -60,25 +60,25 @@ CLSCAN_INLINE T stream_runs(T *t, __global const T *src, ulong base, ulong count
 
 /* The whole tile is read before anything is published or written: an in-place scan's input
  * stays intact for as long as another tile may need to reduce it. */
-CLSCAN_INLINE T tile_scan(T *t, __global const T *src, ulong base, ulong count, uint li, __local T *runs)
+CLSCAN_INLINE T tile_scan(T *t, __global const IN_T *src IN_PARAMS, ulong base, ulong count, uint li, __local T *runs)
 {
     if (base + TILE <= count)
-        return stream_runs(t, src, base, count, runs, 1, 1);
-    return stream_runs(t, src, base, count, runs, 1, 0);
+        return stream_runs(t, src IN_ARGS, base, count, runs, 1, 1);
+    return stream_runs(t, src IN_ARGS, base, count, runs, 1, 0);
 }
 
 /* The tile's total alone (the runs' scans not kept). */
-CLSCAN_INLINE T stream_total(__global const T *src, ulong base, ulong count, __local T *runs)
+CLSCAN_INLINE T stream_total(__global const IN_T *src IN_PARAMS, ulong base, ulong count, __local T *runs)
 {
     T t[4];
     if (base + TILE <= count)
-        return stream_runs(t, src, base, count, runs, 0, 1);
-    return stream_runs(t, src, base, count, runs, 0, 0);
+        return stream_runs(t, src IN_ARGS, base, count, runs, 0, 1);
+    return stream_runs(t, src IN_ARGS, base, count, runs, 0, 0);
 }
 
 /* Run r's output: comb(q, its inclusive scan), or for exclusive the same shifted right by one
  * with q in front; n: the tile's elements before count. */
-CLSCAN_INLINE void stream_store_run(__global T *dst, ulong base, uint n, __local const T *runs, uint r, T q,
+CLSCAN_INLINE void stream_store_run(__global OUT_T *dst, ulong base, uint n, __local const T *runs, uint r, T q,
                                     const int exclusive)
 {
     const uint first = r * SL, end = n < first + SL ? n : first + SL;
@@ -94,7 +94,7 @@ CLSCAN_INLINE void stream_store_run(__global T *dst, ulong base, uint n, __local
     }
 }
 
-CLSCAN_INLINE void tile_store(T *t, __global T *dst, ulong base, ulong count, uint li, T carry,
+CLSCAN_INLINE void tile_store(T *t, __global OUT_T *dst, ulong base, ulong count, uint li, T carry,
                               const int exclusive, __local T *runs)
 {
     const uint n = count - base < TILE ? (uint)(count - base) : TILE;
@@ -107,12 +107,12 @@ CLSCAN_INLINE void tile_store(T *t, __global T *dst, ulong base, ulong count, ui
     stream_store_run(dst, base, n, runs, 3, q3, exclusive);
 }
 
-CLSCAN_INLINE T tile_reduce(__global const T *src, ulong base, ulong count, uint li, __local T *runs)
+CLSCAN_INLINE T tile_reduce(__global const IN_T *src IN_PARAMS, ulong base, ulong count, uint li, __local T *runs)
 {
-    return stream_total(src, base, count, runs);
+    return stream_total(src IN_ARGS, base, count, runs);
 }
 
-CLSCAN_INLINE T tile_total_alone(__global const T *src, ulong base, ulong count, __local T *buf)
+CLSCAN_INLINE T tile_total_alone(__global const IN_T *src IN_PARAMS, ulong base, ulong count, __local T *buf)
 {
-    return stream_total(src, base, count, buf);
+    return stream_total(src IN_ARGS, base, count, buf);
 }

@@ -13,7 +13,7 @@
  * the inclusive scan of the tile totals up to the tile before it (origin alone for the first
  * tile, and when there are no carries: one tile).  Without a carry-in (with_origin 0) the tile
  * totals' scan is the carry as it is. */
-CLSCAN_INLINE T tile_carry(__global const OUT_T *carries, uint use_carries, T origin, uint with_origin)
+CLSCAN_INLINE T tile_carry(__global const CARRY_T *carries, uint use_carries, T origin, uint with_origin)
 {
     const size_t g = get_group_id(0);
     if (!use_carries || g == 0)
@@ -26,7 +26,7 @@ CLSCAN_INLINE T tile_carry(__global const OUT_T *carries, uint use_carries, T or
  * tile, dst written or not (a reduction).  count 0 with one work-group: the total alone. */
 __kernel __attribute__((reqd_work_group_size(CLSCAN_WG, 1, 1)))
 void clscan_scan_tiles(__global const IN_T *src, ulong src_offset, __global OUT_T *dst, ulong dst_offset,
-                       ulong count, __global const OUT_T *carries, ulong carries_offset,
+                       ulong count, __global const CARRY_T *carries, ulong carries_offset,
                        uint use_carries, OPTIONS_PARAMS IN_KERNEL_PARAMS)
 {
     TILE_LOCALS;
@@ -46,7 +46,7 @@ void clscan_scan_tiles(__global const IN_T *src, ulong src_offset, __global OUT_
 /* The same, always inclusive and in place: the levels of tile totals. */
 __kernel __attribute__((reqd_work_group_size(CLSCAN_WG, 1, 1)))
 void clscan_scan_tiles_inclusive(__global OUT_T *data, ulong offset, ulong count,
-                                 __global const OUT_T *carries, ulong carries_offset,
+                                 __global const CARRY_T *carries, ulong carries_offset,
                                  uint use_carries IN_KERNEL_PARAMS)
 {
     TILE_LOCALS;
@@ -62,7 +62,7 @@ void clscan_scan_tiles_inclusive(__global OUT_T *data, ulong offset, ulong count
 /* Writes the total of each tile of src (count elements) to totals[group]. */
 __kernel __attribute__((reqd_work_group_size(CLSCAN_WG, 1, 1)))
 void clscan_reduce(__global const IN_T *src, ulong src_offset, ulong count,
-                   __global OUT_T *totals, ulong totals_offset IN_KERNEL_PARAMS TOTALS_PARAMS)
+                   __global CARRY_T *totals, ulong totals_offset IN_KERNEL_PARAMS TOTALS_PARAMS)
 {
     TILE_LOCALS;
     IN_KERNEL_LOCALS
