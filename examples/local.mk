@@ -2,11 +2,12 @@
 # only the public header and the library, with the flags pkg-config gives an installed clscan
 # (-I the include directory, -lclscan: here through libtool, against the build tree).
 EXAMPLES_ = examples/iir_filter examples/fill_forward examples/particles_compact examples/spatial_grid \
-	examples/parallel_alloc examples/sort_floats
+	examples/parallel_alloc examples/sort_floats examples/chunked_scan examples/discounted_return
 check_PROGRAMS += $(EXAMPLES_)
 TESTS += $(EXAMPLES_)
 EXTRA_DIST += examples/example_device.h
 EXAMPLES_LDADD_ = lib/libclscan.la $(OPENCL_LIBS) -lm
+examples_iir_filter_SOURCES = examples/iir_filter.c examples/example_device.h
 examples_iir_filter_LDADD = $(EXAMPLES_LDADD_)
 examples_fill_forward_LDADD = $(EXAMPLES_LDADD_)
 examples_particles_compact_SOURCES = examples/particles_compact.c examples/example_device.h
@@ -17,3 +18,7 @@ examples_parallel_alloc_SOURCES = examples/parallel_alloc.c examples/example_dev
 examples_parallel_alloc_LDADD = $(EXAMPLES_LDADD_)
 examples_sort_floats_SOURCES = examples/sort_floats.c examples/example_device.h
 examples_sort_floats_LDADD = $(EXAMPLES_LDADD_)
+examples_chunked_scan_SOURCES = examples/chunked_scan.c examples/example_device.h
+examples_chunked_scan_LDADD = $(EXAMPLES_LDADD_)
+examples_discounted_return_SOURCES = examples/discounted_return.c examples/example_device.h
+examples_discounted_return_LDADD = $(EXAMPLES_LDADD_)
