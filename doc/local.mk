@@ -12,6 +12,7 @@ dist_man_MANS += \
 	doc/clscan_enqueue_with.3 \
 	doc/clscan_error_string.3 \
 	doc/clscan_host.3 \
+	doc/clscan_host_with.3 \
 	doc/clscan_last_error.3 \
 	doc/clscan_op_element_size.3 \
 	doc/clscan_plan_create.3 \

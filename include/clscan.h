@@ -85,9 +85,21 @@ CLSCAN_API cl_int clscan_enqueue(clscan_plan *plan, cl_command_queue queue,
 
 /* Blocking convenience: scans a host array on the default device (see clscan_default_device).
  * src == dst scans in place.  The context, queue and plans it needs are cached until
- * clscan_cache_clear(). */
+ * clscan_cache_clear().  On devices that share the host's memory (CPUs) nothing is copied: the
+ * buffers are made over src and dst (CL_MEM_USE_HOST_PTR). */
 CLSCAN_API cl_int clscan_host(clscan_op op, clscan_type type, clscan_kind kind,
                               const void *src, void *dst, size_t count);
+
+/* clscan_host on a chosen device (spec as clscan_default_device: "P:D" or part of a name; NULL =
+ * the default) with options (carry and reverse; total given as a host pointer below):
+ * init (NULL = none) is the carry of clscan_enqueue_with, total_out (NULL = not wanted)
+ * receives the total (one element; it must not overlap src or dst), reverse scans from the
+ * end.  dst may be NULL when total_out is given (a reduction); count 0 with total_out gives
+ * the carry (or the neutral element).  Each device's context, queue and plans are cached
+ * (eight devices at most; beyond, the least recently used is closed). */
+CLSCAN_API cl_int clscan_host_with(const char *device_spec, clscan_op op, clscan_type type, clscan_kind kind,
+                                   const void *src, void *dst, size_t count,
+                                   const void *init, void *total_out, int reverse);
 
 CLSCAN_API const char *clscan_error_string(cl_int code);  /* name of any OpenCL or clscan status code */
 CLSCAN_API const char *clscan_last_error(void);           /* one-line message for this thread's last failure */

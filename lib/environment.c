@@ -38,6 +38,7 @@ static cl_int parse_switch(const char *fn, const char *s, size_t n, clscan_dev_o
     static const char *const tiles[] = {"auto", "registers", "staged", "streamed", NULL};
     static const char *const primitives[] = {"auto", "hillis-steele", "blelloch", "two-level", NULL};
     static const char *const layouts[] = {"separate", "packed", "wide", NULL};
+    static const char *const host_paths[] = {"auto", "copy", NULL};
     const char *eq = memchr(s, '=', n);
     if (!eq)
         return clscan_fail(CL_INVALID_VALUE, "%s: CLSCAN_DEVELOP: \"%.*s\" is not key=value", fn, (int)n, s);
@@ -57,6 +58,8 @@ static cl_int parse_switch(const char *fn, const char *s, size_t n, clscan_dev_o
         dev->window_polls = x;
     else if (k == 10 && !strncmp(s, "spin_limit", k) && (x = number(v, vn)) >= 0)
         dev->spin_limit = x;
+    else if (k == 4 && !strncmp(s, "host", k) && (i = lookup(v, vn, host_paths)) >= 0)
+        dev->host_copy = i;
     else if (k == 5 && !strncmp(s, "build", k) && vn < sizeof dev->build)
         memcpy(dev->build, v, vn), dev->build[vn] = '\0';
     else

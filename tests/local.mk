@@ -15,6 +15,8 @@
 #                  their combinations on built-in and custom operators, both algorithms, bad options
 # recurrence_test  clscan_enqueue_recurrence against the loop and bitwise against the pairs' scan:
 #                  a array or constant, y0, totals, reverse, in place, both algorithms, bad input
+# host_test        clscan_host_with: carries, totals, reverse, reductions, a named device, over the
+#                  caller's memory and through copies, bad input
 # segmented_test   segmented scans and scans by key of built-in and custom operators, bad input
 # compact_test     compaction: densities, element sizes, block boundaries, indices, blocking call
 # bucket_test      bucketing: one bucket, more buckets than elements, empty and skewed, stability
@@ -35,7 +37,7 @@ SH_LOG_COMPILER = $(SHELL)
 if ENABLE_TESTS
 TEST_PROGRAMS_ = tests/scan_test tests/multilevel_test tests/noncomm_test tests/errors_test tests/threads_test \
 	tests/lookback_test tests/custom_test tests/options_test tests/recurrence_test tests/segmented_test \
-	tests/compact_test tests/bucket_test tests/radix_sort_test
+	tests/host_test tests/compact_test tests/bucket_test tests/radix_sort_test
 check_PROGRAMS += $(TEST_PROGRAMS_)
 TESTS += $(TEST_PROGRAMS_) tests/swapped_comb.sh tests/kernel_variants.sh
 XFAIL_TESTS += tests/swapped_comb.sh
@@ -56,6 +58,7 @@ tests_lookback_test_SOURCES = tests/lookback_test.c $(TESTUTIL_)
 tests_custom_test_SOURCES = tests/custom_test.c $(TESTOPS_) $(TESTUTIL_)
 tests_options_test_SOURCES = tests/options_test.c $(TESTOPS_) $(TESTUTIL_)
 tests_recurrence_test_SOURCES = tests/recurrence_test.c $(TESTUTIL_)
+tests_host_test_SOURCES = tests/host_test.c $(TESTUTIL_)
 tests_segmented_test_SOURCES = tests/segmented_test.c $(TESTOPS_) $(TESTUTIL_)
 tests_compact_test_SOURCES = tests/compact_test.c $(TESTUTIL_)
 tests_bucket_test_SOURCES = tests/bucket_test.c $(TESTUTIL_)
