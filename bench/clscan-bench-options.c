@@ -1,7 +1,7 @@
 /* clscan-bench-options: what the scan options cost (bench/README).
  *   recurrence   clscan_enqueue_recurrence (float and double; a constant or an array) against the
- *                AFFINE scan of pairs already made, the same with the pairing pass before it (two
- *                strided copies of a and b into the pairs), and the sequential loop;
+ *                AFFINE scan of pairs already made, the same with the pairing pass before it (a
+ *                kernel that interleaves a and b), and the sequential loop;
  *   reduction    clscan_enqueue_with with dst NULL against the scan of the same array;
  *   host         clscan_host over the caller's memory against the copying path (the developer
  *                switch host=copy), wall time of the whole call.
@@ -23,7 +23,18 @@ typedef struct ctx {
     cl_context context;
     cl_command_queue queue;
     int reps;
+    cl_kernel pair[2];   /* the pairing pass: float, double (NULL without fp64) */
 } ctx;
+
+/* The pass a user writes to make AFFINE's pairs from arrays a and b. */
+static const char pair_source[] =
+    "__kernel void pair_float(__global const float *a, __global const float *b, __global float2 *p)\n"
+    "{ const size_t i = get_global_id(0); p[i] = (float2)(a[i], b[i]); }\n"
+    "#ifdef FP64\n"
+    "#pragma OPENCL EXTENSION cl_khr_fp64 : enable\n"
+    "__kernel void pair_double(__global const double *a, __global const double *b, __global double2 *p)\n"
+    "{ const size_t i = get_global_id(0); p[i] = (double2)(a[i], b[i]); }\n"
+    "#endif\n";
 
 static double wall_ms(void)
 {
@@ -87,19 +98,20 @@ static cl_int run_recurrence(const ctx *c, void *p, cl_event *ev)
                                      x->n, NULL, 0, NULL, ev);
 }
 
-/* The pairs made from a and b by two strided copies, then scanned in place. */
+/* The pairs made from a and b by the pairing kernel, then scanned in place. */
 static cl_int run_pairs(const ctx *c, void *p, cl_event *ev)
 {
     const args *x = p;
     cl_int err = CL_SUCCESS;
     if (x->with_pairing) {
-        const size_t s = x->scalar;
-        const size_t origin[3] = {0, 0, 0}, dst_a[3] = {0, 0, 0}, dst_b[3] = {s, 0, 0}, region[3] = {s, x->n, 1};
-        err = clEnqueueCopyBufferRect(c->queue, x->a, x->pairs, origin, dst_a, region, s, 0, 2 * s, 0, 0, NULL,
-                                      NULL);
+        cl_kernel k = c->pair[x->scalar == 8];
+        err = clSetKernelArg(k, 0, sizeof(cl_mem), &x->a);
         if (err == CL_SUCCESS)
-            err = clEnqueueCopyBufferRect(c->queue, x->b, x->pairs, origin, dst_b, region, s, 0, 2 * s, 0, 0, NULL,
-                                          NULL);
+            err = clSetKernelArg(k, 1, sizeof(cl_mem), &x->b);
+        if (err == CL_SUCCESS)
+            err = clSetKernelArg(k, 2, sizeof(cl_mem), &x->pairs);
+        if (err == CL_SUCCESS)
+            err = clEnqueueNDRangeKernel(c->queue, k, 1, NULL, &x->n, NULL, 0, NULL, NULL);
     }
     return err != CL_SUCCESS ? err : clscan_enqueue(x->plan, c->queue, x->pairs, 0, x->pairs, 0, x->n, 0, NULL, ev);
 }
@@ -360,11 +372,21 @@ int main(int argc, char **argv)
     c.queue = clCreateCommandQueue(c.context, c.device, CL_QUEUE_PROFILING_ENABLE, &err);
     if (!c.queue)
         return fail("clCreateCommandQueue", err);
+    cl_device_fp_config fp64 = 0;
+    clGetDeviceInfo(c.device, CL_DEVICE_DOUBLE_FP_CONFIG, sizeof fp64, &fp64, NULL);
+    const char *src = pair_source;
+    cl_program prog = clCreateProgramWithSource(c.context, 1, &src, NULL, &err);
+    if (err == CL_SUCCESS)
+        err = clBuildProgram(prog, 1, &c.device, fp64 ? "-DFP64" : "", NULL, NULL);
+    if (err == CL_SUCCESS)
+        c.pair[0] = clCreateKernel(prog, "pair_float", &err);
+    if (err == CL_SUCCESS && fp64)
+        c.pair[1] = clCreateKernel(prog, "pair_double", &err);
+    if (err != CL_SUCCESS)
+        return fail("the pairing kernel", err);
     char name[256] = {0}, driver[256] = {0};
     clGetDeviceInfo(c.device, CL_DEVICE_NAME, sizeof name - 1, name, NULL);
     clGetDeviceInfo(c.device, CL_DRIVER_VERSION, sizeof driver - 1, driver, NULL);
-    cl_device_fp_config fp64 = 0;
-    clGetDeviceInfo(c.device, CL_DEVICE_DOUBLE_FP_CONFIG, sizeof fp64, &fp64, NULL);
     char date[64];
     const time_t now = time(NULL);
     strftime(date, sizeof date, "%Y-%m-%d %H:%M UTC", gmtime(&now));
@@ -391,6 +413,10 @@ int main(int argc, char **argv)
                "x_map");
         rc |= bench_host(&c, host_count, spec);
     }
+    for (int k = 0; k < 2; ++k)
+        if (c.pair[k])
+            clReleaseKernel(c.pair[k]);
+    clReleaseProgram(prog);
     clReleaseCommandQueue(c.queue);
     clReleaseContext(c.context);
     clscan_cache_clear();
