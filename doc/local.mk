@@ -33,9 +33,11 @@ check_PROGRAMS += doc/example
 doc_example_SOURCES = doc/example.c
 doc_example_LDADD = lib/libclscan.la $(OPENCL_LIBS)
 
-# 'make check-man': every page renders without warnings (needs groff).
+# 'make check-man': every page renders without warnings (needs groff); a page that only sources
+# another (.so) is rendered through it.
 check-man:
 	$(AM_V_GEN)status=0; for page in $(dist_man_MANS); do \
+	  if sed -n 1p $(srcdir)/$$page | grep -q '^\.so '; then continue; fi; \
 	  groff -t -man -ww -z $(srcdir)/$$page || { echo "$$page: groff warnings" >&2; status=1; }; \
 	done; exit $$status
 

@@ -83,8 +83,12 @@ static cl_int open_device(const char *fn, const char *spec, host_device **out)
             d = &devices[i];
     if (d->open)
         close_device(d);
-    if (spec && !(d->spec = strdup(spec)))
-        return clscan_fail(CL_OUT_OF_HOST_MEMORY, "%s: out of host memory", fn);
+    if (spec) {
+        const size_t n = strlen(spec) + 1;
+        if (!(d->spec = malloc(n)))
+            return clscan_fail(CL_OUT_OF_HOST_MEMORY, "%s: out of host memory", fn);
+        memcpy(d->spec, spec, n);
+    }
     cl_bool unified = CL_FALSE;
     if (clGetDeviceInfo(device, CL_DEVICE_HOST_UNIFIED_MEMORY, sizeof unified, &unified, NULL) != CL_SUCCESS)
         unified = CL_FALSE;

@@ -740,7 +740,12 @@ static void host_step(run *r, const scan_spec *s, size_t count, bool in_place)
     const bool ok = succeeded(r, what, err, fired);
     if (ok)
         sup_reference(s->op, s->type, s->kind, x, ref[0], count);
-    check_host(r, what, "dst", host_array, sizeof host_array, ok ? ref[0] : in_place ? x : NULL, count * e, ok);
+    /* Over host memory the scan writes dst itself: a failure to map it back comes after. */
+    const char *late = fired && !ok ? shim->fired() : NULL;
+    if (late && (!strcmp(late, "clEnqueueMapBuffer") || !strcmp(late, "clEnqueueUnmapMemObject")) && !strict)
+        ++r->unchecked;
+    else
+        check_host(r, what, "dst", host_array, sizeof host_array, ok ? ref[0] : in_place ? x : NULL, count * e, ok);
 }
 
 static void default_device_step(run *r)

@@ -465,6 +465,31 @@ ENQUEUE_CALL(clEnqueueWriteBuffer,
              (cl_command_queue queue, cl_mem buffer, cl_bool blocking, size_t offset, size_t size, const void *ptr,
               cl_uint nwait, const cl_event *wait, cl_event *event),
              (queue, buffer, blocking, offset, size, ptr, nwait, wait, event))
+/* WRAP(clEnqueueMapBuffer) WRAP(clEnqueueUnmapMemObject) */
+EXPORT CL_API_ENTRY void *CL_API_CALL clEnqueueMapBuffer(cl_command_queue queue, cl_mem buffer, cl_bool blocking,
+                                                        cl_map_flags flags, size_t offset, size_t size,
+                                                        cl_uint nwait, const cl_event *wait, cl_event *event,
+                                                        cl_int *errcode_ret)
+{
+    const void *ret = CALLER;
+    if (fail_here(ret, "clEnqueueMapBuffer")) {
+        if (errcode_ret)
+            *errcode_ret = CL_MAP_FAILURE;
+        return NULL;
+    }
+    REAL(clEnqueueMapBuffer);
+    void *p = real_(queue, buffer, blocking, flags, offset, size, nwait, wait, event, errcode_ret);
+    if (p && event && from_library(ret)) {
+        pthread_mutex_lock(&lock);
+        book(*event, K_EVENT, +1);
+        pthread_mutex_unlock(&lock);
+    }
+    return p;
+}
+ENQUEUE_CALL(clEnqueueUnmapMemObject,
+             (cl_command_queue queue, cl_mem memobj, void *mapped, cl_uint nwait, const cl_event *wait,
+              cl_event *event),
+             (queue, memobj, mapped, nwait, wait, event))
 STATUS_CALL(clFinish, CL_OUT_OF_RESOURCES, (cl_command_queue queue), (queue))
 STATUS_CALL(clWaitForEvents, CL_OUT_OF_RESOURCES, (cl_uint n, const cl_event *events), (n, events))
 
