@@ -101,8 +101,8 @@ check-valgrind:
 #                  calls made from inside libclscan.so, can fail the kth of them, and keeps books of
 #                  the library's OpenCL references and heap blocks; the program walks k over every
 #                  such call of sequences that touch every public function (plans, scans of one and
-#                  many tiles with both algorithms, segmented and by key, tuning, variants and
-#                  algorithms, compaction, bucketing, sorting, clscan_host, releases, cache clear),
+#                  many tiles with both algorithms, segmented, by key and by offsets, tuning, variants
+#                  and algorithms, compaction, bucketing, sorting, clscan_host, releases, cache clear),
 #                  on in-order and out-of-order queues with the inputs behind user events.  For each
 #                  k: an error with the outputs untouched, or the right result; the same sequence
 #                  right again without a fault; no crash; nothing left behind in the books.  It
