@@ -5,7 +5,9 @@
  *   the top level and down the levels in place, then clscan_scan_tiles on the data;
  * - single pass: one launch of clscan_scan_single_pass (decoupled look-back), after a fill of
  *   the status words when they are new.
- * Only the last kernel writes dst: a failure before it leaves dst untouched. */
+ * Only the last kernel writes dst: a failure before it leaves dst untouched.  Segments given by
+ * offsets add commands around the scan: their heads into the queue's scratch before, their
+ * totals after (a failure of that last command leaves dst written). */
 #include "scan_run.h"
 
 #define MAX_LEVELS 66
