@@ -2,7 +2,8 @@
 # only the public header and the library, with the flags pkg-config gives an installed clscan
 # (-I the include directory, -lclscan: here through libtool, against the build tree).
 EXAMPLES_ = examples/iir_filter examples/fill_forward examples/particles_compact examples/spatial_grid \
-	examples/parallel_alloc examples/sort_floats examples/chunked_scan examples/discounted_return
+	examples/parallel_alloc examples/sort_floats examples/chunked_scan examples/discounted_return \
+	examples/csr_row_sum
 check_PROGRAMS += $(EXAMPLES_)
 TESTS += $(EXAMPLES_)
 EXTRA_DIST += examples/example_device.h
@@ -22,3 +23,5 @@ examples_chunked_scan_SOURCES = examples/chunked_scan.c examples/example_device.
 examples_chunked_scan_LDADD = $(EXAMPLES_LDADD_)
 examples_discounted_return_SOURCES = examples/discounted_return.c examples/example_device.h
 examples_discounted_return_LDADD = $(EXAMPLES_LDADD_)
+examples_csr_row_sum_SOURCES = examples/csr_row_sum.c examples/example_device.h
+examples_csr_row_sum_LDADD = $(EXAMPLES_LDADD_)

@@ -243,6 +243,27 @@ CLSCAN_API cl_int clscan_enqueue_by_key(clscan_plan *plan, cl_command_queue queu
                                         cl_uint num_events_in_wait_list, const cl_event *event_wait_list,
                                         cl_event *event);
 
+/* Segmented scan with segments given by offsets, as CSR's row_ptr: offsets holds nsegments + 1
+ * values of offsets_type (CLSCAN_UINT32 or CLSCAN_UINT64), offsets[0] = 0, non-decreasing,
+ * offsets[nsegments] = count; segment s is [offsets[s], offsets[s+1]) (empty segments allowed).
+ * Offsets that break these rules give unspecified results but never a read or write outside
+ * the given ranges of src, dst and totals (the kernels clamp).
+ * totals (optional, NULL = none): totals[s] = the reduction of segment s (the neutral for an empty
+ * one): a reduce-by-segment.  dst may be NULL when totals is given.
+ * The plan's kind applies within each segment as for clscan_enqueue_segmented.  nsegments 0 needs
+ * count 0 (CL_INVALID_VALUE otherwise: no segment holds the elements); count 0 with totals writes
+ * the neutral to every total.  offsets must not overlap dst; totals must not overlap src, dst or
+ * offsets.  An inclusive plan's totals have the bits of the segments' last outputs, an exclusive
+ * one's are comb(last output, last element), whether dst is given or not. */
+CLSCAN_API cl_int clscan_enqueue_segmented_offsets(clscan_plan *plan, cl_command_queue queue,
+                                                   cl_mem src, size_t src_offset,
+                                                   clscan_type offsets_type, cl_mem offsets, size_t offsets_offset,
+                                                   size_t nsegments,
+                                                   cl_mem dst, size_t dst_offset, size_t count,
+                                                   cl_mem totals, size_t totals_offset,
+                                                   cl_uint num_events_in_wait_list, const cl_event *event_wait_list,
+                                                   cl_event *event);
+
 /* ---- Carries, totals, reverse scans and reductions --------------------------------------- */
 
 /* Options of one scan beyond clscan_enqueue; a zeroed struct means none. */

@@ -20,6 +20,8 @@ typedef struct clscan_scan_program {
     cl_kernel scan_tiles_inclusive;  /* levels of tile totals, in place */
     cl_kernel reduce;                /* tile totals */
     cl_kernel single_pass;           /* decoupled look-back */
+    /* The heads program's segments from offsets (cl/scan/offsets.cl); NULL in the others. */
+    cl_kernel offsets_heads, offsets_totals;
 } clscan_scan_program;
 
 /* Scratch memory, one per queue: scans on different queues never share it, and scans on one
@@ -40,6 +42,10 @@ typedef struct clscan_scratch {
     cl_uint tickets;          /* tickets handed out so far (the counter's value), mod 2^32 */
     cl_uint epoch;            /* tag of the status words of the next scan, 1 .. 2^30 - 1; 0: clear them */
     int layout;               /* the status layout the words were last written in */
+    /* Segments from offsets: a head flag per element, the scan when there is no dst (totals
+     * alone), and each segment's last element (an exclusive plan's totals). */
+    cl_mem seg_heads, seg_scan, seg_lasts;
+    size_t seg_heads_bytes, seg_scan_bytes, seg_lasts_bytes;
 } clscan_scratch;
 
 #define CLSCAN_MAX_SCRATCH 8

@@ -1,9 +1,10 @@
-/* clscan_enqueue, clscan_enqueue_with, clscan_enqueue_recurrence, clscan_enqueue_segmented and
- * clscan_enqueue_by_key: argument checks, then the scan as kernels on the caller's queue
- * (scan_run.c). */
+/* clscan_enqueue, clscan_enqueue_with, clscan_enqueue_recurrence, clscan_enqueue_segmented,
+ * clscan_enqueue_by_key and clscan_enqueue_segmented_offsets: argument checks, then the scan as
+ * kernels on the caller's queue (scan_run.c). */
 #include "check.h"
 #include "scan_run.h"
 
+#include <stdint.h>
 #include <stdlib.h>
 
 /* The checks every scan starts with; *done when count is 0 (then *event, if asked for, is a
@@ -266,6 +267,65 @@ CLSCAN_API cl_int clscan_enqueue_by_key(clscan_plan *plan, cl_command_queue queu
     no_options(plan, &j.opt);
     return run(fn, plan, wide ? CLSCAN_PROGRAM_KEYS_64 : CLSCAN_PROGRAM_KEYS_32, &j, queue,
                num_events_in_wait_list, event_wait_list, event);
+}
+
+CLSCAN_API cl_int clscan_enqueue_segmented_offsets(clscan_plan *plan, cl_command_queue queue, cl_mem src,
+                                                   size_t src_offset, clscan_type offsets_type, cl_mem offsets,
+                                                   size_t offsets_offset, size_t nsegments, cl_mem dst,
+                                                   size_t dst_offset, size_t count, cl_mem totals,
+                                                   size_t totals_offset, cl_uint num_events_in_wait_list,
+                                                   const cl_event *event_wait_list, cl_event *event)
+{
+    static const char fn[] = "clscan_enqueue_segmented_offsets";
+    if (!plan)
+        return clscan_fail(CLSCAN_INVALID_PLAN, "%s: plan is NULL", fn);
+    if (offsets_type != CLSCAN_UINT32 && offsets_type != CLSCAN_UINT64)
+        return clscan_fail(CLSCAN_INVALID_TYPE, "%s: offsets_type %d is not CLSCAN_UINT32 or CLSCAN_UINT64", fn,
+                           (int)offsets_type);
+    if (!dst && !totals)
+        return clscan_fail(CL_INVALID_MEM_OBJECT, "%s: dst is NULL and no totals are asked for", fn);
+    /* offsets[0] = 0 and offsets[nsegments] = count cannot both hold: no segment would cover
+     * the elements. */
+    if (nsegments == 0 && count > 0)
+        return clscan_fail(CL_INVALID_VALUE, "%s: %zu elements in no segments (nsegments 0 needs count 0)", fn,
+                           count);
+    /* Nothing to write without elements and without totals of (empty) segments. */
+    int done;
+    cl_int err = check_common(fn, plan, queue, count || (totals && nsegments), num_events_in_wait_list,
+                              event_wait_list, event, &done);
+    if (err != CL_SUCCESS || done)
+        return err;
+    if (nsegments == SIZE_MAX)
+        return clscan_fail(CLSCAN_RANGE_OUT_OF_BOUNDS, "%s: nsegments + 1 offsets overflow", fn);
+    const size_t e = plan->element_size, oe = offsets_type == CLSCAN_UINT64 ? 8 : 4;
+    clscan_range s, d, o, t;
+    if ((err = clscan_check_buffer(fn, plan->context, src, "src", 0, src_offset, count, e, &s)) != CL_SUCCESS ||
+        (dst && (err = clscan_check_buffer(fn, plan->context, dst, "dst", 1, dst_offset, count, e, &d))) ||
+        (dst && (err = clscan_check_same_or_disjoint(fn, &s, "src", &d, "dst")) != CL_SUCCESS) ||
+        (err = clscan_check_buffer(fn, plan->context, offsets, "offsets", 0, offsets_offset, nsegments + 1, oe,
+                                   &o)) != CL_SUCCESS ||
+        (dst && (err = clscan_check_disjoint(fn, &o, "offsets", &d, "dst")) != CL_SUCCESS))
+        return err;
+    if (totals &&
+        ((err = clscan_check_buffer(fn, plan->context, totals, "totals", 1, totals_offset, nsegments, e, &t)) ||
+         (err = clscan_check_disjoint(fn, &t, "totals", &s, "src")) != CL_SUCCESS ||
+         (dst && (err = clscan_check_disjoint(fn, &t, "totals", &d, "dst")) != CL_SUCCESS) ||
+         (err = clscan_check_disjoint(fn, &t, "totals", &o, "offsets")) != CL_SUCCESS))
+        return err;
+    clscan_offsets_job job = {
+        .scan = {.segmented = 1, .src = src, .dst = dst, .src_offset = src_offset, .dst_offset = dst_offset,
+                 .count = count},
+        .offsets = offsets, .offsets_offset = offsets_offset, .wide = oe == 8, .nsegments = nsegments,
+        .totals = totals, .totals_offset = totals_offset};
+    no_options(plan, &job.scan.opt);
+    pthread_mutex_lock(&plan->lock);
+    err = clscan_plan_program(plan, fn, CLSCAN_PROGRAM_HEADS, &job.scan.data);
+    if (err == CL_SUCCESS)
+        err = clscan_plan_program(plan, fn, CLSCAN_PROGRAM_HEADS, &job.scan.levels);
+    if (err == CL_SUCCESS)
+        err = clscan_offsets_run(plan, &job, queue, num_events_in_wait_list, event_wait_list, event);
+    pthread_mutex_unlock(&plan->lock);
+    return err;
 }
 
 cl_int clscan_scan_step(clscan_chain *c, clscan_plan *plan, cl_mem buffer, size_t count)

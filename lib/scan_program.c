@@ -1,5 +1,6 @@
 /* A scan program: the variant's kernel files after the operator's definitions, built with the
- * operator's, the kind's and the variant's defines, and its four kernels. */
+ * operator's, the kind's and the variant's defines, and its four kernels (six in the heads
+ * program: those of segments from offsets too). */
 #include "plan.h"
 #include "program.h"
 
@@ -13,7 +14,8 @@ static const char *const type_names[] = {"CLSCAN_INT32", "CLSCAN_UINT32", "CLSCA
 
 void clscan_scan_program_release(clscan_scan_program *p)
 {
-    cl_kernel *kernels[] = {&p->scan_tiles, &p->scan_tiles_inclusive, &p->reduce, &p->single_pass};
+    cl_kernel *kernels[] = {&p->scan_tiles, &p->scan_tiles_inclusive, &p->reduce, &p->single_pass,
+                             &p->offsets_heads, &p->offsets_totals};
     for (size_t i = 0; i < sizeof kernels / sizeof *kernels; ++i)
         if (*kernels[i])
             clReleaseKernel(*kernels[i]);
@@ -52,6 +54,12 @@ cl_int clscan_scan_program_build(const clscan_plan *plan, const char *fn, const 
     if (err == CL_SUCCESS)
         err = clscan_kernel_create(fn, p->program, plan->device, &plan->info, "clscan_scan_single_pass", wg,
                                    &p->single_pass);
+    if (err == CL_SUCCESS && p->variant.what == CLSCAN_PROGRAM_HEADS)
+        err = clscan_kernel_create(fn, p->program, plan->device, &plan->info, "clscan_offsets_heads", wg,
+                                   &p->offsets_heads);
+    if (err == CL_SUCCESS && p->variant.what == CLSCAN_PROGRAM_HEADS)
+        err = clscan_kernel_create(fn, p->program, plan->device, &plan->info, "clscan_offsets_totals", wg,
+                                   &p->offsets_totals);
     if (err != CL_SUCCESS)
         clscan_scan_program_release(p);
     return err;

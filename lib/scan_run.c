@@ -5,7 +5,9 @@
  *   the top level and down the levels in place, then clscan_scan_tiles on the data;
  * - single pass: one launch of clscan_scan_single_pass (decoupled look-back), after a fill of
  *   the status words when they are new.
- * Only the last kernel writes dst: a failure before it leaves dst untouched. */
+ * Only the last kernel writes dst: a failure before it leaves dst untouched.  Segments given by
+ * offsets add commands around the scan: their heads into the queue's scratch before, their
+ * totals after (a failure of that last command leaves dst written). */
 #include "scan_run.h"
 
 #define MAX_LEVELS 66
@@ -222,27 +224,144 @@ static cl_int single_pass(const clscan_plan *plan, const clscan_scan_job *j, cls
     return err;
 }
 
+/* More than one tile: the queue's scratch. */
+static int several_tiles(const clscan_scan_job *j)
+{
+    const clscan_variant *v = &j->data->variant;
+    return j->count > v->wg * v->items;
+}
+
+/* The job's scan as the next commands of chain c: one tile, or either algorithm on the queue's
+ * scratch slot; want_event: the last command's event is wanted. */
+static cl_int scan_commands(const clscan_plan *plan, const clscan_scan_job *j, clscan_chain *c, clscan_scratch *slot,
+                            int want_event)
+{
+    if (!several_tiles(j))
+        return scan_tiles(j, j->data, c, j->src, j->src_offset, j->count, NULL, &j->opt, want_event);
+    if (j->data->variant.algorithm == CLSCAN_ALGORITHM_SINGLE_PASS)
+        return single_pass(plan, j, c, slot, want_event);
+    return reduce_then_scan(plan, j, c, slot, want_event);
+}
+
 cl_int clscan_scan_run(clscan_plan *plan, const clscan_scan_job *j, cl_command_queue queue, cl_uint nwait,
                        const cl_event *wait, cl_event *event)
 {
-    const clscan_variant *v = &j->data->variant;
     clscan_chain c;
     /* One tile needs no scratch; more need the queue's, after its previous use on out-of-order
      * queues (in-order queues order the uses themselves). */
-    clscan_scratch *slot = j->count <= v->wg * v->items ? NULL : clscan_scratch_slot(plan, queue);
+    clscan_scratch *slot = several_tiles(j) ? clscan_scratch_slot(plan, queue) : NULL;
     cl_int err = clscan_chain_begin(&c, queue, nwait, wait, slot ? slot->last_use : NULL, 0);
     if (err != CL_SUCCESS)
         return err;
     const int last = event != NULL && !j->opt.total_from_dst;   /* the scan is the last command */
-    if (!slot)
-        err = scan_tiles(j, j->data, &c, j->src, j->src_offset, j->count, NULL, &j->opt, last);
-    else if (v->algorithm == CLSCAN_ALGORITHM_SINGLE_PASS)
-        err = single_pass(plan, j, &c, slot, last);
-    else
-        err = reduce_then_scan(plan, j, &c, slot, last);
+    err = scan_commands(plan, j, &c, slot, last);
     if (err == CL_SUCCESS && j->opt.total_from_dst)
         err = clscan_chain_copy(&c, j->dst, j->opt.last_offset * j->opt.value_size, j->opt.total_buf,
                                 j->opt.total_offset * j->opt.value_size, j->opt.value_size, event != NULL);
+    clscan_chain_end(&c, err, event, slot && c.out_of_order ? &slot->last_use : NULL);
+    return err;
+}
+
+/* Launches of the offsets' kernels: a work-item per segment, at most this many work-groups (the
+ * kernels loop over the rest). */
+#define MAX_SEGMENT_GROUPS 4096
+
+static cl_int segments_launch(clscan_chain *c, cl_kernel k, size_t nsegments, size_t wg, int want_event)
+{
+    const size_t groups = ceil_div(nsegments, wg);
+    return clscan_chain_launch(c, k, groups < MAX_SEGMENT_GROUPS ? groups : MAX_SEGMENT_GROUPS, wg, want_event);
+}
+
+/* The offsets' arguments from index 0: the buffer, the first offset, the width, the segments
+ * and the count they are clamped to. */
+static cl_int offsets_args(const clscan_offsets_job *o, cl_kernel k)
+{
+    const cl_ulong nsegments = o->nsegments, count = o->scan.count;
+    cl_int err = CL_SUCCESS;
+    ARG(k, 0, o->offsets);
+    ARG(k, 1, o->offsets_offset);
+    ARG(k, 2, o->wide);
+    ARG(k, 3, nsegments);
+    ARG(k, 4, count);
+    return err;
+}
+
+/* The heads from the offsets: the queue's head flags cleared (in 4-byte words), then set at
+ * the segments' starts; with keep_lasts, the segments' last elements kept too. */
+static cl_int offsets_heads(const clscan_offsets_job *o, clscan_chain *c, const clscan_scratch *slot,
+                            cl_uint keep_lasts)
+{
+    const clscan_scan_job *j = &o->scan;
+    const cl_uint zero = 0;
+    cl_int err = clscan_chain_fill(c, slot->seg_heads, &zero, sizeof zero, 0, (j->count + 3) / 4 * 4, 0);
+    if (err != CL_SUCCESS)
+        return err;
+    cl_kernel k = j->data->offsets_heads;
+    err = offsets_args(o, k);
+    ARG(k, 5, slot->seg_heads);
+    ARG(k, 6, j->src);
+    ARG(k, 7, j->src_offset);
+    if (err == CL_SUCCESS)
+        err = clSetKernelArg(k, 8, sizeof(cl_mem), keep_lasts ? &slot->seg_lasts : NULL);
+    ARG(k, 9, keep_lasts);
+    return err != CL_SUCCESS ? args_failed(err) : segments_launch(c, k, o->nsegments, j->data->variant.wg, 0);
+}
+
+/* The totals from the scan y (at y_offset) and the kept last elements (NULL: none). */
+static cl_int offsets_totals(const clscan_offsets_job *o, clscan_chain *c, cl_mem y, cl_ulong y_offset, cl_mem lasts,
+                             int want_event)
+{
+    cl_kernel k = o->scan.data->offsets_totals;
+    cl_int err = offsets_args(o, k);
+    if (err == CL_SUCCESS)
+        err = clSetKernelArg(k, 5, sizeof(cl_mem), y ? &y : NULL);
+    ARG(k, 6, y_offset);
+    if (err == CL_SUCCESS)
+        err = clSetKernelArg(k, 7, sizeof(cl_mem), lasts ? &lasts : NULL);
+    ARG(k, 8, o->totals);
+    ARG(k, 9, o->totals_offset);
+    return err != CL_SUCCESS ? args_failed(err)
+                             : segments_launch(c, k, o->nsegments, o->scan.data->variant.wg, want_event);
+}
+
+cl_int clscan_offsets_run(clscan_plan *plan, clscan_offsets_job *o, cl_command_queue queue, cl_uint nwait,
+                          const cl_event *wait, cl_event *event)
+{
+    clscan_scan_job *j = &o->scan;
+    const size_t e = plan->element_size;
+    /* An exclusive scan's totals combine the last output with the last element, which an
+     * in-place scan overwrites: kept before it. */
+    const cl_uint keep_lasts = o->totals && plan->kind == CLSCAN_EXCLUSIVE;
+    /* Elements need the queue's scratch (the heads at least), after its previous use on
+     * out-of-order queues; totals of empty segments alone need nothing. */
+    clscan_scratch *slot = j->count ? clscan_scratch_slot(plan, queue) : NULL;
+    cl_int err = CL_SUCCESS;
+    if (slot) {
+        err = clscan_scratch_grow(plan->context, &slot->seg_heads, &slot->seg_heads_bytes, (j->count + 3) / 4 * 4);
+        if (err == CL_SUCCESS && !j->dst)
+            err = clscan_scratch_grow(plan->context, &slot->seg_scan, &slot->seg_scan_bytes, j->count * e);
+        if (err == CL_SUCCESS && keep_lasts)
+            err = clscan_scratch_grow(plan->context, &slot->seg_lasts, &slot->seg_lasts_bytes, o->nsegments * e);
+        if (err != CL_SUCCESS)
+            return err;
+    }
+    clscan_chain c;
+    if ((err = clscan_chain_begin(&c, queue, nwait, wait, slot ? slot->last_use : NULL, 0)) != CL_SUCCESS)
+        return err;
+    if (slot) {
+        err = offsets_heads(o, &c, slot, keep_lasts);
+        j->heads = j->keys = slot->seg_heads;
+        j->heads_offset = 0;
+        if (!j->dst) {   /* totals alone: the scan goes to the scratch */
+            j->dst = slot->seg_scan;
+            j->dst_offset = 0;
+        }
+        if (err == CL_SUCCESS)
+            err = scan_commands(plan, j, &c, slot, event != NULL && !o->totals);
+    }
+    if (err == CL_SUCCESS && o->totals)
+        err = offsets_totals(o, &c, slot ? j->dst : NULL, j->dst_offset, slot && keep_lasts ? slot->seg_lasts : NULL,
+                             event != NULL);
     clscan_chain_end(&c, err, event, slot && c.out_of_order ? &slot->last_use : NULL);
     return err;
 }

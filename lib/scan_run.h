@@ -43,6 +43,21 @@ typedef struct clscan_scan_job {
 cl_int clscan_scan_run(clscan_plan *plan, const clscan_scan_job *j, cl_command_queue queue, cl_uint nwait,
                        const cl_event *wait, cl_event *event);
 
+/* A segmented scan with segments given by offsets (clscan_enqueue_segmented_offsets), checked. */
+typedef struct clscan_offsets_job {
+    clscan_scan_job scan;        /* the heads program's job: src, dst (NULL: totals alone), count */
+    cl_mem offsets;
+    cl_ulong offsets_offset;     /* in offsets */
+    cl_uint wide;                /* 8-byte offsets */
+    size_t nsegments;            /* > 0 (count 0: with totals) */
+    cl_mem totals;               /* NULL: none */
+    cl_ulong totals_offset;
+} clscan_offsets_job;
+
+/* Enqueues it after the wait list (the heads, the scan, the totals); the lock held. */
+cl_int clscan_offsets_run(clscan_plan *plan, clscan_offsets_job *o, cl_command_queue queue, cl_uint nwait,
+                          const cl_event *wait, cl_event *event);
+
 /* scan.c: an exclusive (the plan's kind) scan of count elements of buffer in place, as the next
  * command of another operation's chain (the algorithms' block counts). */
 cl_int clscan_scan_step(clscan_chain *c, clscan_plan *plan, cl_mem buffer, size_t count);

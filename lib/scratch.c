@@ -7,7 +7,7 @@
 
 static void release_slot(clscan_scratch *s)
 {
-    cl_mem *buffers[] = {&s->totals, &s->flags, &s->status, &s->values};
+    cl_mem *buffers[] = {&s->totals, &s->flags, &s->status, &s->values, &s->seg_heads, &s->seg_scan, &s->seg_lasts};
     for (size_t i = 0; i < sizeof buffers / sizeof *buffers; ++i)
         if (*buffers[i])
             clReleaseMemObject(*buffers[i]);

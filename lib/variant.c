@@ -270,6 +270,8 @@ void clscan_variant_files(const clscan_variant *v, const char *files[CLSCAN_VARI
     }
     files[n++] = "scan/lookback_alone.cl";
     files[n++] = "scan/single_pass.cl";
+    if (v->what == CLSCAN_PROGRAM_HEADS)   /* segments from offsets: their heads and totals */
+        files[n++] = "scan/offsets.cl";
     files[n] = NULL;
 }
 

@@ -52,7 +52,7 @@
 typedef enum fn_id {
     F_PLAN_CREATE, F_PLAN_CREATE_CUSTOM, F_PLAN_RELEASE, F_ELEMENT_SIZE, F_OP_ELEMENT_SIZE,
     F_SET_TUNING, F_GET_TUNING, F_SET_ALGORITHM, F_GET_ALGORITHM, F_SET_VARIANT, F_GET_VARIANT,
-    F_ENQUEUE, F_ENQUEUE_SEGMENTED, F_ENQUEUE_BY_KEY, F_HOST, F_DEFAULT_DEVICE,
+    F_ENQUEUE, F_ENQUEUE_SEGMENTED, F_ENQUEUE_BY_KEY, F_ENQUEUE_SEGMENTED_OFFSETS, F_HOST, F_DEFAULT_DEVICE,
     F_ERROR_STRING, F_LAST_ERROR, F_VERSION_STRING, F_CACHE_CLEAR,
     F_COMPACTOR_CREATE, F_COMPACTOR_RELEASE, F_COMPACT_ENQUEUE, F_COMPACT_INDICES_ENQUEUE, F_COMPACT,
     F_BUCKETER_CREATE, F_BUCKETER_RELEASE, F_BUCKET_ENQUEUE,
@@ -64,7 +64,8 @@ static const char *const fn_names[NFN] = {
     "clscan_plan_create", "clscan_plan_create_custom", "clscan_plan_release", "clscan_element_size",
     "clscan_op_element_size", "clscan_plan_set_tuning", "clscan_plan_get_tuning", "clscan_plan_set_algorithm",
     "clscan_plan_get_algorithm", "clscan_plan_set_variant", "clscan_plan_get_variant", "clscan_enqueue",
-    "clscan_enqueue_segmented", "clscan_enqueue_by_key", "clscan_host", "clscan_default_device",
+    "clscan_enqueue_segmented", "clscan_enqueue_by_key", "clscan_enqueue_segmented_offsets", "clscan_host",
+    "clscan_default_device",
     "clscan_error_string", "clscan_last_error", "clscan_version_string", "clscan_cache_clear",
     "clscan_compactor_create", "clscan_compactor_release", "clscan_compact_enqueue",
     "clscan_compact_indices_enqueue", "clscan_compact", "clscan_bucketer_create", "clscan_bucketer_release",
@@ -156,6 +157,12 @@ static const doc_entry docs[] = {
     ENQUEUE_COMMON(F_ENQUEUE_BY_KEY, CLSCAN_INVALID_PLAN), SCAN_ALLOC(F_ENQUEUE_BY_KEY),
     {F_ENQUEUE_BY_KEY, CL_BUILD_PROGRAM_FAILURE, NULL},
     {F_ENQUEUE_BY_KEY, CLSCAN_DEVICE_NOT_SUPPORTED, R_SEGMENTED_FITS}, {F_ENQUEUE_BY_KEY, CLSCAN_INVALID_TYPE, NULL},
+    /* doc/clscan_enqueue_segmented_offsets.3: those of clscan_enqueue_segmented, the offsets'
+     * type, and elements without segments */
+    ENQUEUE_COMMON(F_ENQUEUE_SEGMENTED_OFFSETS, CLSCAN_INVALID_PLAN), SCAN_ALLOC(F_ENQUEUE_SEGMENTED_OFFSETS),
+    {F_ENQUEUE_SEGMENTED_OFFSETS, CL_BUILD_PROGRAM_FAILURE, NULL},
+    {F_ENQUEUE_SEGMENTED_OFFSETS, CLSCAN_DEVICE_NOT_SUPPORTED, R_SEGMENTED_FITS},
+    {F_ENQUEUE_SEGMENTED_OFFSETS, CLSCAN_INVALID_TYPE, NULL}, {F_ENQUEUE_SEGMENTED_OFFSETS, CL_INVALID_VALUE, NULL},
     /* doc/clscan_host.3, with the errors of clscan_plan_create it names */
     {F_HOST, CLSCAN_INVALID_OPERATOR, NULL}, {F_HOST, CLSCAN_INVALID_TYPE, NULL},
     {F_HOST, CLSCAN_INVALID_KIND, NULL}, {F_HOST, CL_INVALID_HOST_PTR, NULL},
@@ -914,6 +921,50 @@ static void probe_segmented(clscan_plan *p, bool by_key)
     clReleaseMemObject(bs);
 }
 
+/* Segments from uint32 offsets, with totals: PN elements in PS segments of 0 ... 9 elements and
+ * the rest, the last one empty (dst and totals from offset 1). */
+static void probe_offsets(clscan_plan *p)
+{
+    enum { PS = 24 };
+    const char *what = "segmented scan by offsets";
+    int32_t x[PN], y[PN + 2], expected[PN + 2], t[PS + 2], expected_t[PS + 2];
+    uint32_t offs[PS + 1];
+    unsigned char heads[PN] = {0};
+    tu_fill_bytes(x, sizeof x);
+    tu_fill_bytes(y, sizeof y);
+    tu_fill_bytes(t, sizeof t);
+    memcpy(expected, y, sizeof y);
+    memcpy(expected_t, t, sizeof t);
+    size_t at = 0, len[PS];
+    for (size_t s = 0; s < PS; s++) {
+        const size_t r = tu_rand_below(10);
+        len[s] = s == PS - 2 ? PN - at : s == PS - 1 ? 0 : r < PN - at ? r : PN - at;
+        offs[s] = (uint32_t)at;
+        if (len[s])
+            heads[at] = 1;
+        at += len[s];
+    }
+    offs[PS] = PN;
+    sup_reference_segmented(CLSCAN_SUM, CLSCAN_INT32, CLSCAN_INCLUSIVE, SUP_HEADS, heads, x, expected + 1, PN);
+    for (size_t s = 0; s < PS; s++)
+        expected_t[1 + s] = len[s] ? expected[1 + offs[s] + len[s] - 1] : 0;
+    cl_mem bx = probe_buffer(sizeof x, x), by = probe_buffer(sizeof y, y), bt = probe_buffer(sizeof t, t);
+    cl_mem bo = probe_buffer(sizeof offs, offs);
+    cl_event ev = NULL;
+    cl_int st = clscan_enqueue_segmented_offsets(p, E.q, bx, 0, CLSCAN_UINT32, bo, 0, PS, by, 1, PN, bt, 1, 1,
+                                                 &E.done, &ev);
+    if (probe_ran(what, st, ev)) {
+        probe_read(by, sizeof y, y);
+        probe_compare(what, expected, y, sizeof y);
+        probe_read(bt, sizeof t, t);
+        probe_compare("totals of a segmented scan by offsets", expected_t, t, sizeof t);
+    }
+    clReleaseMemObject(bx);
+    clReleaseMemObject(by);
+    clReleaseMemObject(bt);
+    clReleaseMemObject(bo);
+}
+
 /* The big custom operator: lane-wise sums of 96 uints, 50 elements. */
 static void probe_big(void)
 {
@@ -1150,6 +1201,7 @@ static void probe_all(void)
     probe_scan(H.plan, "scan");
     probe_segmented(H.plan, false);
     probe_segmented(H.plan, true);
+    probe_offsets(H.plan);
     probe_scan(H.streamed, "scan (streamed tiles set)");
     probe_scan(H.tuned, "scan (tuning 8 x 4)");
     if (H.big)
@@ -1170,8 +1222,10 @@ static void probe_all(void)
  * unless said otherwise), which handle, queue and wait list the call gets, and the count. */
 
 enum { NE = 40, GUARD = 4 }; /* the count of a row, and the guard elements after each range */
+enum { NSEG = 8 };           /* clscan_enqueue_segmented_offsets: the segments of a row */
 
-typedef enum need_kind { NEED_COUNT, NEED_ONE, NEED_BUCKETS } need_kind;
+/* NEED_OFFSETS, NEED_SEGMENTS: the row's segments + 1, and its segments. */
+typedef enum need_kind { NEED_COUNT, NEED_ONE, NEED_BUCKETS, NEED_OFFSETS, NEED_SEGMENTS } need_kind;
 
 typedef struct slot_desc {
     const char *name;
@@ -1194,6 +1248,9 @@ static const call_desc calls[] = {
     {F_ENQUEUE, 2, {IN("src", 4), OUT("dst", 4)}},
     {F_ENQUEUE_SEGMENTED, 3, {IN("src", 4), IN("heads", 1), OUT("dst", 4)}},
     {F_ENQUEUE_BY_KEY, 3, {IN("keys", 0), IN("src", 4), OUT("dst", 4)}},
+    {F_ENQUEUE_SEGMENTED_OFFSETS, 4, {IN("src", 4), {"offsets", false, NEED_OFFSETS, false, false, 0},
+                                      {"dst", true, NEED_COUNT, true, false, 4},
+                                      {"totals", true, NEED_SEGMENTS, true, false, 4}}},
     {F_COMPACT_ENQUEUE, 4, {IN("src", 4), IN("flags", 1), OUT("dst", 4), {"kept", true, NEED_ONE, false, false, 8}}},
     {F_COMPACT_INDICES_ENQUEUE, 3, {IN("flags", 1), OUT("indices", 4), {"kept", true, NEED_ONE, false, false, 8}}},
     {F_COMPACT, 3, {IN("src", 4), IN("flags", 1), OUT("dst", 4)}},
@@ -1218,7 +1275,7 @@ static const call_desc *call_of(fn_id fn)
 
 static bool is_scan(fn_id fn)
 {
-    return fn == F_ENQUEUE || fn == F_ENQUEUE_SEGMENTED || fn == F_ENQUEUE_BY_KEY;
+    return fn == F_ENQUEUE || fn == F_ENQUEUE_SEGMENTED || fn == F_ENQUEUE_BY_KEY || fn == F_ENQUEUE_SEGMENTED_OFFSETS;
 }
 
 typedef enum buf_kind {
@@ -1254,10 +1311,14 @@ typedef struct erow {
     wait_kind wait;
     dir_state dir;       /* the temporary kernel directory's state, for the poisoned plan */
     size_t count;        /* 0: NE */
-    int extra;           /* clscan_enqueue_by_key: the key type; clscan_compact: 1 for kept NULL */
+    int extra;           /* clscan_enqueue_by_key: the key type; clscan_enqueue_segmented_offsets: the
+                          * offsets' type (0: CLSCAN_UINT32); clscan_compact: 1 for kept NULL */
+    size_t nseg;         /* clscan_enqueue_segmented_offsets: the segments (0: NSEG; NSEG_ZERO: none) */
     bool undocumented;   /* the function's page does not list want */
     bspec b[6];
 } erow;
+
+#define NSEG_ZERO ((size_t)-2)
 
 /* Rows leave the trailing fields of a slot out: zero is their default.  (clang's -Wextra warns
  * of partly initialized nested aggregates; gcc's does not.) */
@@ -1322,6 +1383,38 @@ static const erow hand_rows[] = {
         .handle = H_ALT, .dir = DIR_TREE_BROKEN),
     ROW(F_ENQUEUE_BY_KEY, CLSCAN_KERNEL_SOURCE_NOT_FOUND, .what = "a kernel file of the program of the keys is "
         "a directory", .handle = H_ALT, .dir = DIR_TREE_DIR, .undocumented = true),
+    /* clscan_enqueue_segmented_offsets: src 0, offsets 1, dst 2, totals 3 */
+    ROW(F_ENQUEUE_SEGMENTED_OFFSETS, CL_MEM_COPY_OVERLAP, .what = "offsets inside dst's range",
+        SLOT(1, B_SAME, 2, false, 3)),
+    ROW(F_ENQUEUE_SEGMENTED_OFFSETS, CL_MEM_COPY_OVERLAP, .what = "offsets a sub-buffer overlapping dst in its "
+        "parent", SLOT(1, B_SUB, 2, false, 4), SLOT(2, B_FRESH, 0, true, 0)),
+    ROW(F_ENQUEUE_SEGMENTED_OFFSETS, CL_MEM_COPY_OVERLAP, .what = "dst one element after src in the same buffer",
+        SLOT(2, B_SAME, 0, false, 1)),
+    ROW(F_ENQUEUE_SEGMENTED_OFFSETS, CL_MEM_COPY_OVERLAP, .what = "totals inside src's range",
+        SLOT(3, B_SAME, 0, false, 5)),
+    ROW(F_ENQUEUE_SEGMENTED_OFFSETS, CL_MEM_COPY_OVERLAP, .what = "totals inside dst's range",
+        SLOT(3, B_SAME, 2, false, 5)),
+    ROW(F_ENQUEUE_SEGMENTED_OFFSETS, CL_MEM_COPY_OVERLAP, .what = "totals over the offsets, dst NULL",
+        SLOT(2, B_NULL), SLOT(3, B_SAME, 1, false, 2)),
+    ROW(F_ENQUEUE_SEGMENTED_OFFSETS, CL_MEM_COPY_OVERLAP, .what = "totals a sub-buffer overlapping dst in its "
+        "parent", SLOT(2, B_FRESH, 0, true, 0), SLOT(3, B_SUB, 2, false, 3)),
+    ROW(F_ENQUEUE_SEGMENTED_OFFSETS, CL_INVALID_MEM_OBJECT, .what = "dst and totals NULL", SLOT(2, B_NULL),
+        SLOT(3, B_NULL)),
+    ROW(F_ENQUEUE_SEGMENTED_OFFSETS, CLSCAN_INVALID_TYPE, .what = "offsets type CLSCAN_INT64", .extra = CLSCAN_INT64),
+    ROW(F_ENQUEUE_SEGMENTED_OFFSETS, CLSCAN_INVALID_TYPE, .what = "offsets type CLSCAN_FLOAT", .extra = CLSCAN_FLOAT),
+    ROW(F_ENQUEUE_SEGMENTED_OFFSETS, CLSCAN_INVALID_TYPE, .what = "offsets type 6", .extra = 6),
+    ROW(F_ENQUEUE_SEGMENTED_OFFSETS, CLSCAN_INVALID_TYPE, .what = "offsets type -1", .extra = -1),
+    ROW(F_ENQUEUE_SEGMENTED_OFFSETS, CLSCAN_RANGE_OUT_OF_BOUNDS, .what = "uint64 offsets in a buffer of nsegments "
+        "+ 1 uint32 offsets", .extra = CLSCAN_UINT64, SLOT(1, B_FRESH, 0, false, 0, (NSEG + 1) / 2)),
+    ROW(F_ENQUEUE_SEGMENTED_OFFSETS, CLSCAN_RANGE_OUT_OF_BOUNDS, .what = "nsegments SIZE_MAX (+ 1 wraps)",
+        .nseg = SIZE_MAX, SLOT(1, B_FRESH, 0, false, 0, NSEG + 1), SLOT(3, B_NULL)),
+    ROW(F_ENQUEUE_SEGMENTED_OFFSETS, CLSCAN_RANGE_OUT_OF_BOUNDS, .what = "offsets offset SIZE_MAX - nsegments",
+        SLOT(1, B_FRESH, 0, false, SIZE_MAX - NSEG)),
+    ROW(F_ENQUEUE_SEGMENTED_OFFSETS, CL_INVALID_VALUE, .what = "nsegments 0 with count elements", .nseg = NSEG_ZERO),
+    ROW(F_ENQUEUE_SEGMENTED_OFFSETS, CL_BUILD_PROGRAM_FAILURE, .what = "the segmented program does not compile",
+        .handle = H_ALT, .dir = DIR_TREE_BROKEN),
+    ROW(F_ENQUEUE_SEGMENTED_OFFSETS, CLSCAN_KERNEL_SOURCE_NOT_FOUND, .what = "a kernel file of the segmented "
+        "program is a directory", .handle = H_ALT, .dir = DIR_TREE_DIR, .undocumented = true),
     /* clscan_compact_enqueue: src 0, flags 1, dst 2, kept 3 */
     ROW(F_COMPACT_ENQUEUE, CL_MEM_COPY_OVERLAP, .what = "dst one element after src in the same buffer",
         SLOT(2, B_SAME, 0, false, 1)),
@@ -1448,7 +1541,9 @@ static void make_generated_rows(void)
             add_gen(r, "%s created %s", n, sd->output ? "CL_MEM_READ_ONLY" : "CL_MEM_WRITE_ONLY");
             r.want = CLSCAN_RANGE_OUT_OF_BOUNDS;
             r.b[s] = (bspec){.kind = B_FRESH, .off = 1, .len = sd->need == NEED_ONE ? 1
-                                                           : sd->need == NEED_BUCKETS ? NBUCKETS + 1 : NE};
+                                                           : sd->need == NEED_BUCKETS ? NBUCKETS + 1
+                                                           : sd->need == NEED_OFFSETS ? NSEG + 1
+                                                           : sd->need == NEED_SEGMENTS ? NSEG : NE};
             add_gen(r, "%s one element short (offset 1)", n);
             r.b[s] = (bspec){.kind = B_FRESH, .off = SIZE_MAX};
             add_gen(r, "%s offset SIZE_MAX", n);
@@ -1464,10 +1559,17 @@ static size_t slot_es(const erow *r, const slot_desc *sd)
     return r->extra == CLSCAN_INT64 || r->extra == CLSCAN_UINT64 ? 8 : 4;
 }
 
+/* The segments of a row's clscan_enqueue_segmented_offsets. */
+static size_t row_nseg(const erow *r)
+{
+    return r->nseg == 0 ? NSEG : r->nseg == NSEG_ZERO ? 0 : r->nseg;
+}
+
 static size_t slot_need(const erow *r, const slot_desc *sd)
 {
-    const size_t count = r->count ? r->count : NE;
-    return sd->need == NEED_ONE ? 1 : sd->need == NEED_BUCKETS ? NBUCKETS + 1 : count < NE ? count : NE;
+    const size_t count = r->count ? r->count : NE, nseg = row_nseg(r) < NSEG ? row_nseg(r) : NSEG;
+    return sd->need == NEED_ONE ? 1 : sd->need == NEED_BUCKETS ? NBUCKETS + 1 : sd->need == NEED_OFFSETS ? nseg + 1
+           : sd->need == NEED_SEGMENTS ? nseg : count < NE ? count : NE;
 }
 
 /* The bytes of slot s's own buffer: its range and the guard, and room for sub-buffers of it. */
@@ -1503,8 +1605,11 @@ static void probe_enqueue_row(const erow *r)
         break;
     case F_ENQUEUE_SEGMENTED:
     case F_ENQUEUE_BY_KEY:
+    case F_ENQUEUE_SEGMENTED_OFFSETS:
         if (r->handle == H_ALT) /* its segmented programs cannot build: the plain scan works */
             probe_scan(H.poisoned, "scan");
+        else if (r->fn == F_ENQUEUE_SEGMENTED_OFFSETS)
+            probe_offsets(H.plan);
         else
             probe_segmented(H.plan, r->fn == F_ENQUEUE_BY_KEY);
         break;
@@ -1629,6 +1734,11 @@ static void run_erow(const erow *r)
     case F_ENQUEUE_BY_KEY:
         st = clscan_enqueue_by_key(plan, q, (clscan_type)r->extra, m[0], off[0], m[1], off[1], m[2], off[2], count,
                                    nw, wl, &ev);
+        break;
+    case F_ENQUEUE_SEGMENTED_OFFSETS:
+        st = clscan_enqueue_segmented_offsets(plan, q, m[0], off[0], r->extra ? (clscan_type)r->extra : CLSCAN_UINT32,
+                                              m[1], off[1], row_nseg(r), m[2], off[2], count, m[3], off[3], nw, wl,
+                                              &ev);
         break;
     case F_COMPACT_ENQUEUE:
         st = clscan_compact_enqueue(c, q, m[0], off[0], m[1], off[1], count, m[2], off[2], m[3], off[3], nw, wl, &ev);

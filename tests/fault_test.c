@@ -28,9 +28,10 @@
  * Each scenario walks in a child process of its own (forked before any OpenCL call): a crash or
  * a hang (CLSCAN_TEST_TIMEOUT seconds per run, default 120; 0: none) is reported with its k and
  * the walk goes on at k + 1.  Sort and bucket calls write their outputs in several passes; a
- * fault in a late pass leaves earlier passes' output behind, and clscan_compact's blocking read
- * comes after the scatter: those outputs are checked untouched only with FAULT_TEST_STRICT=1
- * (tests/fault_outputs.sh, an expected failure until the library keeps them untouched).
+ * fault in a late pass leaves earlier passes' output behind, a segmented scan by offsets writes
+ * its totals after dst, and clscan_compact's blocking read comes after the scatter: those
+ * outputs are checked untouched only with FAULT_TEST_STRICT=1 (tests/fault_outputs.sh, an
+ * expected failure until the library keeps them untouched).
  *
  * Environment: FAULT_TEST_SCENARIOS (words; only scenarios whose name contains one of them),
  * FAULT_TEST_VERBOSE=1 (a line per k), FAULT_TEST_STRICT=1, CLSCAN_TEST_SEED.
@@ -371,6 +372,64 @@ static void scan_step(run *r, clscan_plan *plan, const scan_spec *s, segments ho
                                     x, ref[0], count);
     }
     check_output(r, what, "dst", b.out[0], OUT_BYTES, ok ? ref[0] : NULL, count * e, ok);
+}
+
+/* Segments given by offsets: where heads has a head (and element 0), with an empty segment
+ * first and two last (offsets = count).  Outputs: dst (NULL: the totals alone) and the
+ * totals (NULL: none). */
+static cl_uint offsets[N_MAX + 4];
+
+static void offsets_step(run *r, clscan_plan *plan, const scan_spec *s, size_t count, bool dst, bool totals)
+{
+    if (!plan)
+        return;
+    char what[192];
+    snprintf(what, sizeof what, "clscan_enqueue_segmented_offsets(%s %s %s, %zu elements, %s%s, %s)",
+             sup_op_name(s->op), sup_type_name(s->type), sup_kind_name(s->kind), count, dst ? "dst" : "",
+             totals ? (dst ? " and totals" : "totals") : "", sup_algorithm_name(clscan_plan_get_algorithm(plan)));
+    const size_t e = clscan_op_element_size(s->op, s->type);
+    const void *x = input_of(s->op, s->type);
+    size_t nseg = 0;
+    offsets[nseg++] = 0;
+    for (size_t i = 0; i < count; ++i)
+        if (i == 0 || heads[i])
+            offsets[nseg++] = (cl_uint)i;
+    offsets[nseg++] = (cl_uint)count;
+    offsets[nseg] = (cl_uint)count;   /* nseg segments: nseg + 1 offsets */
+    prefill(b.out[0], OUT_BYTES);
+    prefill(b.out[1], OUT_BYTES);
+    fu_gate g;
+    fu_gate_begin(&g, q);
+    fu_gate_write(&g, b.src, count * e, x);
+    fu_gate_write(&g, b.keys, (nseg + 1) * sizeof *offsets, offsets);
+    cl_event ev = fu_no_event;
+    call_begin(r, what);
+    const cl_int err = clscan_enqueue_segmented_offsets(plan, q, b.src, 0, CLSCAN_UINT32, b.keys, 0, nseg,
+                                                        dst ? b.out[0] : NULL, 0, count, totals ? b.out[1] : NULL, 0,
+                                                        g.n, g.writes, &ev);
+    const bool fired = call_end(r, what, err);
+    fu_gate_open(&g);
+    const bool ok = succeeded(r, what, err, fired);
+    check_event(r, what, ev, ok);
+    if (ok) {
+        /* The scan on the equivalent heads, and each segment's last inclusive value. */
+        sup_reference_segmented(s->op, s->type, s->kind, SUP_HEADS, heads, x, ref[0], count);
+        sup_reference_segmented(s->op, s->type, CLSCAN_INCLUSIVE, SUP_HEADS, heads, x, ref[2], count);
+        unsigned char none[16] = {0};
+        for (size_t k = 0; k < nseg; ++k) {
+            const size_t end = offsets[k + 1];
+            if (offsets[k] < end)
+                memcpy(ref[1] + k * e, ref[2] + (end - 1) * e, e);
+            else
+                sup_reference(s->op, s->type, CLSCAN_EXCLUSIVE, none, ref[1] + k * e, 1);   /* the neutral */
+        }
+    }
+    /* A failure of the totals' command, the last, comes after the scan wrote dst. */
+    if (!ok && dst && totals)
+        check_untouched_late(r, what, "dst", b.out[0], OUT_BYTES, NULL, 0);
+    else
+        check_output(r, what, "dst", b.out[0], OUT_BYTES, ok && dst ? ref[0] : NULL, count * e, ok);
+    check_output(r, what, "totals", b.out[1], OUT_BYTES, ok && totals ? ref[1] : NULL, nseg * e, ok);
 }
 
 /* ---- Steps: plans --------------------------------------------------------------------------- */
@@ -845,6 +904,10 @@ static void segmented_body(run *r)
     scan_step(r, plan, &seg_spec, HEADS, 3000);
     scan_step(r, plan, &seg_spec, KEYS32, 3000);
     scan_step(r, plan, &seg_spec, KEYS64, 300);
+    offsets_step(r, plan, &seg_spec, 3000, true, false);
+    offsets_step(r, plan, &seg_spec, 10, false, true);
+    algorithm_step(r, plan, CLSCAN_ALGORITHM_REDUCE_THEN_SCAN);
+    offsets_step(r, plan, &seg_spec, 3000, true, true);
 }
 
 /* The same with the library's cache cleared after every run: the first segmented scan and the
@@ -1170,9 +1233,9 @@ int main(int argc, char **argv)
         ++nrun;
     }
     if (unchecked)
-        printf("%s: %ld outputs of failed calls were not checked untouched: sort and bucket outputs "
-               "(FAULT_TEST_STRICT=1 checks them) and clscan_compact's dst after its read failed\n", program,
-               unchecked);
+        printf("%s: %ld outputs of failed calls were not checked untouched: sort and bucket outputs, the dst "
+               "of segmented scans by offsets with totals (FAULT_TEST_STRICT=1 checks them) and clscan_compact's "
+               "dst after its read failed\n", program, unchecked);
     printf("%s: %ld fault points tried in %d scenarios (%.1f s)%s\n", program, points, nrun, fu_now() - t0,
            problems ? "; problems found (lines starting FAIL)" : "");
     return status ? 1 : 0;

@@ -18,14 +18,17 @@
 # host_test        clscan_host_with: carries, totals, reverse, reductions, a named device, over the
 #                  caller's memory and through copies, bad input
 # segmented_test   segmented scans and scans by key of built-in and custom operators, bad input
+# offsets_test     clscan_enqueue_segmented_offsets against the reference and bitwise against the
+#                  segmented scan on the same heads: empty segments, totals with and without dst,
+#                  both offset widths and algorithms, offsets that break the rules, bad input
 # compact_test     compaction: densities, element sizes, block boundaries, indices, blocking call
 # bucket_test      bucketing: one bucket, more buckets than elements, empty and skewed, stability
 # radix_sort_test  every key type, special values, stability through values, low key bits
 # swapped_comb.sh  noncomm_test with comb's arguments swapped (a kernel file replaced from
 #                  tests/hooks/swapped): must FAIL (XFAIL), proving the suite sees the order
-# kernel_variants.sh  noncomm_test, custom_test, segmented_test, options_test, recurrence_test and
-#                  the algorithms' tests on the kernel variants the default device does not use
-#                  (developer switches)
+# kernel_variants.sh  noncomm_test, custom_test, segmented_test, offsets_test, options_test,
+#                  recurrence_test and the algorithms' tests on the kernel variants the default
+#                  device does not use (developer switches)
 # fault_test.sh, fault_order_test.sh, fault_outputs.sh  fault injection into the library's OpenCL
 #                  and allocation calls (the block at the end of this file)
 EXTRA_DIST += tests/swapped_comb.sh tests/kernel_variants.sh tests/valgrind.supp \
@@ -37,7 +40,7 @@ SH_LOG_COMPILER = $(SHELL)
 if ENABLE_TESTS
 TEST_PROGRAMS_ = tests/scan_test tests/multilevel_test tests/noncomm_test tests/errors_test tests/threads_test \
 	tests/lookback_test tests/custom_test tests/options_test tests/recurrence_test tests/segmented_test \
-	tests/host_test tests/compact_test tests/bucket_test tests/radix_sort_test
+	tests/host_test tests/offsets_test tests/compact_test tests/bucket_test tests/radix_sort_test
 check_PROGRAMS += $(TEST_PROGRAMS_)
 TESTS += $(TEST_PROGRAMS_) tests/swapped_comb.sh tests/kernel_variants.sh
 XFAIL_TESTS += tests/swapped_comb.sh
@@ -60,6 +63,7 @@ tests_options_test_SOURCES = tests/options_test.c $(TESTOPS_) $(TESTUTIL_)
 tests_recurrence_test_SOURCES = tests/recurrence_test.c $(TESTUTIL_)
 tests_host_test_SOURCES = tests/host_test.c $(TESTUTIL_)
 tests_segmented_test_SOURCES = tests/segmented_test.c $(TESTOPS_) $(TESTUTIL_)
+tests_offsets_test_SOURCES = tests/offsets_test.c $(TESTOPS_) $(TESTUTIL_)
 tests_compact_test_SOURCES = tests/compact_test.c $(TESTUTIL_)
 tests_bucket_test_SOURCES = tests/bucket_test.c $(TESTUTIL_)
 tests_radix_sort_test_SOURCES = tests/radix_sort_test.c $(TESTUTIL_)
@@ -74,6 +78,7 @@ AM_TESTS_ENVIRONMENT = \
 	NONCOMM_TEST='$(abs_top_builddir)/tests/noncomm_test'; export NONCOMM_TEST; \
 	CUSTOM_TEST='$(abs_top_builddir)/tests/custom_test'; export CUSTOM_TEST; \
 	SEGMENTED_TEST='$(abs_top_builddir)/tests/segmented_test'; export SEGMENTED_TEST; \
+	OFFSETS_TEST='$(abs_top_builddir)/tests/offsets_test'; export OFFSETS_TEST; \
 	OPTIONS_TEST='$(abs_top_builddir)/tests/options_test'; export OPTIONS_TEST; \
 	RECURRENCE_TEST='$(abs_top_builddir)/tests/recurrence_test'; export RECURRENCE_TEST; \
 	ALGO_TESTS='$(abs_top_builddir)/tests/compact_test $(abs_top_builddir)/tests/bucket_test \
@@ -99,8 +104,8 @@ check-valgrind:
 #                  calls made from inside libclscan.so, can fail the kth of them, and keeps books of
 #                  the library's OpenCL references and heap blocks; the program walks k over every
 #                  such call of sequences that touch every public function (plans, scans of one and
-#                  many tiles with both algorithms, segmented and by key, tuning, variants and
-#                  algorithms, compaction, bucketing, sorting, clscan_host, releases, cache clear),
+#                  many tiles with both algorithms, segmented, by key and by offsets, tuning, variants
+#                  and algorithms, compaction, bucketing, sorting, clscan_host, releases, cache clear),
 #                  on in-order and out-of-order queues with the inputs behind user events.  For each
 #                  k: an error with the outputs untouched, or the right result; the same sequence
 #                  right again without a fault; no crash; nothing left behind in the books.  It

@@ -15,6 +15,7 @@
  *   scan/tiles.cl          the kernels of reduce-then-scan
  *   scan/status.cl, scan/status_*.cl, scan/lookback_*.cl, scan/window_fold_*.cl,
  *   scan/lookback_alone.cl, scan/single_pass.cl     the single pass with decoupled look-back
+ *   scan/offsets.cl        the heads program: head flags and totals of segments given by offsets
  *
  * Build options, all given by the host:
  *   CLSCAN_WG         work-items per work-group (a power of two)
