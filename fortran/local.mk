@@ -30,3 +30,15 @@ $(FORTRAN_MODULE_): fortran/clscan.lo
 CLEANFILES += fortran/clscan_constants.inc fortran/clscan_constants.inc-t $(FORTRAN_MODULE_)
 endif
 
+# After install: the Fortran example builds through pkg-config against the installed module.
+installcheck-local: installcheck-fortran
+if ENABLE_FORTRAN
+installcheck-fortran:
+	$(AM_V_GEN)flags=`PKG_CONFIG_PATH="$(DESTDIR)$(pkgconfigdir)" $(PKG_CONFIG) --cflags --libs clscan-fortran` && \
+	$(FC) $(WARN_FCFLAGS) -o installcheck-fortran $(srcdir)/examples/zero_phase.f90 $$flags && \
+	LD_LIBRARY_PATH="$(DESTDIR)$(libdir)" ./installcheck-fortran && \
+	rm -f installcheck-fortran
+else
+installcheck-fortran:
+endif
+.PHONY: installcheck-fortran
