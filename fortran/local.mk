@@ -11,18 +11,18 @@ fortran_libclscan_fortran_la_SOURCES = fortran/clscan.f90
 fortran_libclscan_fortran_la_LDFLAGS = -version-info 0:0:0 -no-undefined
 fortran_libclscan_fortran_la_LIBADD = lib/libclscan.la
 
-# Module files are written to, and looked up in, fortran/ of the build tree; so is the
-# generated include (a VPATH build keeps the sources apart).
-AM_FCFLAGS = $(WARN_FCFLAGS) $(FC_MODOUT)fortran $(FC_MODINC)fortran -Ifortran
+# Module files are written to, and looked up in, fortran/ of the build tree; the generated
+# includes are looked up there and in tests/ (a VPATH build keeps them apart from the sources).
+AM_FCFLAGS = $(WARN_FCFLAGS) $(FC_MODOUT)fortran $(FC_MODINC)fortran -Ifortran -Itests
 FORTRAN_MODULE_ = fortran/clscan.$(FC_MODEXT)
 nodist_fmod_DATA = $(FORTRAN_MODULE_)
 pkgconfig_DATA += clscan-fortran.pc
 
-FORTRAN_CONSTANTS_ = $(SHELL) $(srcdir)/build-aux/fortran-constants.sh '$(CPP) $(AM_CPPFLAGS) $(CPPFLAGS)' \
-	$(srcdir)/include/clscan.h include/clscan_version.h
+FORTRAN_CONSTANTS_ = $(SHELL) $(srcdir)/build-aux/fortran-constants.sh
+FORTRAN_CONSTANTS_ARGS_ = '$(CPP) $(AM_CPPFLAGS) $(CPPFLAGS)' $(srcdir)/include/clscan.h include/clscan_version.h
 fortran/clscan_constants.inc: $(srcdir)/include/clscan.h include/clscan_version.h \
 		$(srcdir)/build-aux/fortran-constants.sh
-	$(AM_V_GEN)$(MKDIR_P) fortran && $(FORTRAN_CONSTANTS_) > $@-t && mv $@-t $@
+	$(AM_V_GEN)$(MKDIR_P) fortran && $(FORTRAN_CONSTANTS_) $(FORTRAN_CONSTANTS_ARGS_) > $@-t && mv $@-t $@
 fortran/clscan.lo: fortran/clscan_constants.inc
 # The module file comes with the object.
 $(FORTRAN_MODULE_): fortran/clscan.lo
