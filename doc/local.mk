@@ -45,6 +45,11 @@ EXTRA_DIST += doc/operators.md doc/performance.md \
 	doc/perf/h200-scan-2026-11-29.txt doc/perf/h200-algos-2026-11-29.txt \
 	doc/perf/pocl-2core-2026-11-29.txt doc/perf/pocl-16core-2026-11-29.txt
 
+# The Fortran module's page, installed with the module (fortran/local.mk).
+if ENABLE_FORTRAN
+dist_man_MANS += doc/clscan_fortran.3
+endif
+
 # The manual pages of compaction, bucketing and radix sort.
 dist_man_MANS += \
 	doc/clscan_compactor_create.3 \
