@@ -35,7 +35,7 @@ doc_example_LDADD = lib/libclscan.la $(OPENCL_LIBS)
 
 # 'make check-man': every page renders without warnings (needs groff).
 check-man:
-	$(AM_V_GEN)status=0; for page in $(dist_man_MANS); do \
+	$(AM_V_GEN)status=0; for page in $(dist_man_MANS) $(man_MANS); do \
 	  groff -t -man -ww -z $(srcdir)/$$page || { echo "$$page: groff warnings" >&2; status=1; }; \
 	done; exit $$status
 
@@ -45,9 +45,10 @@ EXTRA_DIST += doc/operators.md doc/performance.md \
 	doc/perf/h200-scan-2026-11-29.txt doc/perf/h200-algos-2026-11-29.txt \
 	doc/perf/pocl-2core-2026-11-29.txt doc/perf/pocl-16core-2026-11-29.txt
 
-# The Fortran module's page, installed with the module (fortran/local.mk).
+# The Fortran module's page: installed with the module (fortran/local.mk), distributed always.
+EXTRA_DIST += doc/clscan_fortran.3
 if ENABLE_FORTRAN
-dist_man_MANS += doc/clscan_fortran.3
+man_MANS += doc/clscan_fortran.3
 endif
 
 # The manual pages of compaction, bucketing and radix sort.
