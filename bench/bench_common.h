@@ -49,7 +49,7 @@ static const clscan_kind bench_case_kind[BENCH_NCASES] = {CLSCAN_EXCLUSIVE, CLSC
                                                           CLSCAN_INCLUSIVE, CLSCAN_EXCLUSIVE, CLSCAN_INCLUSIVE};
 
 /* The case with that name, or -1. */
-static int bench_case_find(const char *name)
+static inline int bench_case_find(const char *name)
 {
     for (int c = 0; c < BENCH_NCASES; ++c)
         if (strcmp(name, bench_case_names[c]) == 0)

@@ -5,6 +5,14 @@ noinst_PROGRAMS += bench/clscan-bench
 bench_clscan_bench_SOURCES = bench/clscan-bench.c bench/bench_common.h bench/peer_launcher.h
 bench_clscan_bench_LDADD = support/libclscan_support.la lib/libclscan.la $(OPENCL_LIBS) -lm
 EXTRA_DIST += bench/README bench/plot.sh
+# What the scan options cost: recurrences against pairs, reductions against scans, clscan_host's
+# paths ('make bench-options').
+noinst_PROGRAMS += bench/clscan-bench-options
+bench_clscan_bench_options_SOURCES = bench/clscan-bench-options.c bench/bench_common.h
+bench_clscan_bench_options_LDADD = support/libclscan_support.la lib/libclscan.la $(OPENCL_LIBS) -lm
+bench-options: bench/clscan-bench-options$(EXEEXT)
+	$(builddir)/bench/clscan-bench-options$(EXEEXT) $(BENCH_ARGS)
+.PHONY: bench-options
 
 BENCH_PEERS =
 BENCH_PEER_ARGS =

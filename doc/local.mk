@@ -43,7 +43,8 @@ check-man:
 # and CSV files stay in the repository only).
 EXTRA_DIST += doc/operators.md doc/performance.md \
 	doc/perf/h200-scan-2026-11-29.txt doc/perf/h200-algos-2026-11-29.txt \
-	doc/perf/pocl-2core-2026-11-29.txt doc/perf/pocl-16core-2026-11-29.txt
+	doc/perf/pocl-2core-2026-11-29.txt doc/perf/pocl-16core-2026-11-29.txt \
+	doc/perf/h200-options-2026-11-30.txt doc/perf/pocl-options-2026-11-30.txt
 
 # The Fortran module's page: installed with the module (fortran/local.mk), distributed always.
 EXTRA_DIST += doc/clscan_fortran.3

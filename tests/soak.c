@@ -639,16 +639,16 @@ int main(int argc, char **argv)
     clscan_cache_clear();
     /* Leaks of OpenCL objects, which PoCL keeps reachable (LeakSanitizer cannot see them): with
      * every plan released and the caches cleared, the context is held by itself and the two
-     * queues only (buffers, programs and queues hold their context), and each queue by itself
-     * only (events hold their queue). */
+     * queues at most (buffers, programs and queues hold their context on PoCL; NVIDIA's queues
+     * do not count), and each queue by itself only (events hold their queue): more is a leak. */
     cl_uint context_refs = 0, queue_refs = 0, ooo_refs = 1;
     clGetContextInfo(dev.context, CL_CONTEXT_REFERENCE_COUNT, sizeof context_refs, &context_refs, NULL);
     clGetCommandQueueInfo(dev.queue, CL_QUEUE_REFERENCE_COUNT, sizeof queue_refs, &queue_refs, NULL);
     if (dev.ooo_queue)
         clGetCommandQueueInfo(dev.ooo_queue, CL_QUEUE_REFERENCE_COUNT, sizeof ooo_refs, &ooo_refs, NULL);
-    if (context_refs != 2u + (dev.ooo_queue != NULL) || queue_refs != 1 || ooo_refs != 1) {
-        printf("soak: LEAK: with every plan released, the context has %u references (expected %u), the queues "
-               "%u and %u (expected 1): OpenCL objects were not released (seed %" PRIu64 ")\n", context_refs,
+    if (context_refs > 2u + (dev.ooo_queue != NULL) || queue_refs > 1 || ooo_refs > 1) {
+        printf("soak: LEAK: with every plan released, the context has %u references (at most %u), the queues "
+               "%u and %u (at most 1): OpenCL objects were not released (seed %" PRIu64 ")\n", context_refs,
                2u + (dev.ooo_queue != NULL), queue_refs, ooo_refs, opt.seed);
         status = 1;
     }

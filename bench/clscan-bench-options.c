@@ -1,0 +1,424 @@
+/* clscan-bench-options: what the scan options cost (bench/README).
+ *   recurrence   clscan_enqueue_recurrence (float and double; a constant or an array) against the
+ *                AFFINE scan of pairs already made, the same with the pairing pass before it (a
+ *                kernel that interleaves a and b), and the sequential loop;
+ *   reduction    clscan_enqueue_with with dst NULL against the scan of the same array;
+ *   host         clscan_host over the caller's memory against the copying path (the developer
+ *                switch host=copy), wall time of the whole call.
+ * Device times as clscan-bench measures them (a marker before, the last command's end after;
+ * the median of --reps runs after a warm-up); copy = clEnqueueCopyBuffer of the bytes the
+ * operation must move (read once and written once).  Every result is checked once against the
+ * loop, exactly: the inputs are bench_common.h's affine and sum data, exact in any order. */
+#define _POSIX_C_SOURCE 200809L
+#include "bench_common.h"
+#include "support/reference.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+typedef struct ctx {
+    cl_device_id device;
+    cl_context context;
+    cl_command_queue queue;
+    int reps;
+    cl_kernel pair[2];   /* the pairing pass: float, double (NULL without fp64) */
+} ctx;
+
+/* The pass a user writes to make AFFINE's pairs from arrays a and b. */
+static const char pair_source[] =
+    "__kernel void pair_float(__global const float *a, __global const float *b, __global float2 *p)\n"
+    "{ const size_t i = get_global_id(0); p[i] = (float2)(a[i], b[i]); }\n"
+    "#ifdef FP64\n"
+    "#pragma OPENCL EXTENSION cl_khr_fp64 : enable\n"
+    "__kernel void pair_double(__global const double *a, __global const double *b, __global double2 *p)\n"
+    "{ const size_t i = get_global_id(0); p[i] = (double2)(a[i], b[i]); }\n"
+    "#endif\n";
+
+static double wall_ms(void)
+{
+    struct timespec t;
+    clock_gettime(CLOCK_MONOTONIC, &t);
+    return (double)t.tv_sec * 1e3 + (double)t.tv_nsec / 1e6;
+}
+
+static int fail(const char *what, cl_int err)
+{
+    fprintf(stderr, "clscan-bench-options: %s: %s: %s\n", what, clscan_error_string(err), clscan_last_error());
+    return 1;
+}
+
+/* One operation to time: enqueues its commands, the last one's event in *ev. */
+typedef cl_int (*op_fn)(const ctx *c, void *arg, cl_event *ev);
+
+/* The median device time of fn (ms), or a negative value on failure. */
+static double device_ms(const ctx *c, op_fn fn, void *arg)
+{
+    double t[64];
+    const int reps = c->reps < 64 ? c->reps : 64;
+    for (int r = -1; r < reps; ++r) {   /* r == -1: the warm-up */
+        cl_event marker = NULL, ev = NULL;
+        cl_int err = clEnqueueMarkerWithWaitList(c->queue, 0, NULL, &marker);
+        if (err == CL_SUCCESS)
+            err = fn(c, arg, &ev);
+        clFinish(c->queue);
+        cl_ulong m = 0, end = 0;
+        if (err == CL_SUCCESS)
+            err = clGetEventProfilingInfo(marker, CL_PROFILING_COMMAND_END, sizeof m, &m, NULL);
+        if (err == CL_SUCCESS)
+            err = clGetEventProfilingInfo(ev, CL_PROFILING_COMMAND_END, sizeof end, &end, NULL);
+        if (marker)
+            clReleaseEvent(marker);
+        if (ev)
+            clReleaseEvent(ev);
+        if (err != CL_SUCCESS) {
+            fail("a timed run", err);
+            return -1;
+        }
+        if (r >= 0)
+            t[r] = (double)(end - m) / 1e6;
+    }
+    return bench_median(t, reps);
+}
+
+/* ---- The operations ---- */
+typedef struct args {
+    clscan_plan *plan;
+    cl_mem a, b, y, pairs, src, dst, total;
+    const void *a_const;
+    size_t n, scalar, bytes;
+    int with_pairing;
+} args;
+
+static cl_int run_recurrence(const ctx *c, void *p, cl_event *ev)
+{
+    const args *x = p;
+    return clscan_enqueue_recurrence(x->plan, c->queue, x->a_const ? NULL : x->a, 0, x->a_const, x->b, 0, x->y, 0,
+                                     x->n, NULL, 0, NULL, ev);
+}
+
+/* The pairs made from a and b by the pairing kernel, then scanned in place. */
+static cl_int run_pairs(const ctx *c, void *p, cl_event *ev)
+{
+    const args *x = p;
+    cl_int err = CL_SUCCESS;
+    if (x->with_pairing) {
+        cl_kernel k = c->pair[x->scalar == 8];
+        err = clSetKernelArg(k, 0, sizeof(cl_mem), &x->a);
+        if (err == CL_SUCCESS)
+            err = clSetKernelArg(k, 1, sizeof(cl_mem), &x->b);
+        if (err == CL_SUCCESS)
+            err = clSetKernelArg(k, 2, sizeof(cl_mem), &x->pairs);
+        if (err == CL_SUCCESS)
+            err = clEnqueueNDRangeKernel(c->queue, k, 1, NULL, &x->n, NULL, 0, NULL, NULL);
+    }
+    return err != CL_SUCCESS ? err : clscan_enqueue(x->plan, c->queue, x->pairs, 0, x->pairs, 0, x->n, 0, NULL, ev);
+}
+
+static cl_int run_copy(const ctx *c, void *p, cl_event *ev)
+{
+    const args *x = p;
+    return clEnqueueCopyBuffer(c->queue, x->src, x->dst, 0, 0, x->bytes, 0, NULL, ev);
+}
+
+static cl_int run_scan(const ctx *c, void *p, cl_event *ev)
+{
+    const args *x = p;
+    return clscan_enqueue(x->plan, c->queue, x->src, 0, x->dst, 0, x->n, 0, NULL, ev);
+}
+
+static cl_int run_reduce(const ctx *c, void *p, cl_event *ev)
+{
+    const args *x = p;
+    const clscan_scan_options o = {.total = x->total};
+    return clscan_enqueue_with(x->plan, c->queue, x->src, 0, NULL, 0, x->n, &o, 0, NULL, ev);
+}
+
+static cl_mem buffer(const ctx *c, size_t bytes, const void *init)
+{
+    cl_int err;
+    cl_mem m = clCreateBuffer(c->context, CL_MEM_READ_WRITE | (init ? CL_MEM_COPY_HOST_PTR : 0), bytes, (void *)init,
+                              &err);
+    if (!m)
+        fail("clCreateBuffer", err);
+    return m;
+}
+
+/* Recurrence rows of one type at n: a constant (1) and an array (+-1), b from the affine data. */
+static int bench_recurrence(const ctx *c, clscan_type type, size_t n)
+{
+    const size_t s = type == CLSCAN_FLOAT ? 4 : 8;
+    float *pf = malloc(n * 8);
+    unsigned char *a = malloc(n * s), *b = malloc(n * s), *y = malloc(n * s), *pairs = malloc(2 * n * s);
+    double *ref = malloc(n * sizeof *ref);
+    if (!pf || !a || !b || !y || !pairs || !ref)
+        return fail("malloc", CL_OUT_OF_HOST_MEMORY);
+    bench_generate(BENCH_FAFF, n, pf);
+    for (size_t i = 0; i < n; ++i) {
+        if (type == CLSCAN_FLOAT) {
+            memcpy(a + i * s, &pf[2 * i], 4);
+            memcpy(b + i * s, &pf[2 * i + 1], 4);
+        } else {
+            const double da = pf[2 * i], db = pf[2 * i + 1];
+            memcpy(a + i * s, &da, 8);
+            memcpy(b + i * s, &db, 8);
+        }
+    }
+    cl_int err;
+    clscan_plan *plan = clscan_plan_create(c->context, c->device, CLSCAN_AFFINE, type, CLSCAN_INCLUSIVE, &err);
+    if (!plan)
+        return fail("clscan_plan_create", err);
+    args x = {.plan = plan, .n = n, .scalar = s, .a = buffer(c, n * s, a), .b = buffer(c, n * s, b),
+              .y = buffer(c, n * s, NULL), .pairs = buffer(c, 2 * n * s, NULL), .src = NULL};
+    x.src = buffer(c, 2 * n * s, NULL);
+    x.dst = buffer(c, 2 * n * s, NULL);
+    if (!x.a || !x.b || !x.y || !x.pairs || !x.src || !x.dst)
+        return 1;
+    const char *tname = type == CLSCAN_FLOAT ? "float" : "double";
+    const double one_d = 1.0;
+    const float one_f = 1.0f;
+    for (int constant = 1; constant >= 0; --constant) {
+        x.a_const = constant ? (type == CLSCAN_FLOAT ? (const void *)&one_f : (const void *)&one_d) : NULL;
+        /* The loop (timed), and the check of the recurrence against it. */
+        const double t0 = wall_ms();
+        double acc = 0;
+        for (size_t i = 0; i < n; ++i) {
+            if (type == CLSCAN_FLOAT) {
+                float fa, fb;
+                memcpy(&fa, a + i * 4, 4);
+                memcpy(&fb, b + i * 4, 4);
+                acc = (constant ? 1.0f : fa) * (float)acc + fb;
+            } else {
+                double ai, bi;
+                memcpy(&ai, a + i * 8, 8);
+                memcpy(&bi, b + i * 8, 8);
+                acc = (constant ? 1.0 : ai) * acc + bi;
+            }
+            ref[i] = acc;
+        }
+        const double loop_ms = wall_ms() - t0;
+        const double rec_ms = device_ms(c, run_recurrence, &x);
+        if (rec_ms < 0 || (err = clEnqueueReadBuffer(c->queue, x.y, CL_TRUE, 0, n * s, y, 0, NULL, NULL)))
+            return fail("the recurrence", err);
+        size_t wrong = 0;
+        for (size_t i = 0; i < n; ++i) {
+            float f;
+            double d;
+            if (type == CLSCAN_FLOAT)
+                memcpy(&f, y + i * 4, 4), d = f;
+            else
+                memcpy(&d, y + i * 8, 8);
+            wrong += d != ref[i];
+        }
+        /* The pairs of the same problem (a constant becomes an array of it). */
+        for (size_t i = 0; i < n; ++i) {
+            memcpy(pairs + 2 * i * s, constant ? x.a_const : a + i * s, s);
+            memcpy(pairs + (2 * i + 1) * s, b + i * s, s);
+        }
+        cl_mem a_array = x.a;
+        if (constant) {   /* the pairing pass copies from an array of the constant */
+            unsigned char *ac = malloc(n * s);
+            if (!ac)
+                return fail("malloc", CL_OUT_OF_HOST_MEMORY);
+            for (size_t i = 0; i < n; ++i)
+                memcpy(ac + i * s, x.a_const, s);
+            x.a = buffer(c, n * s, ac);
+            free(ac);
+        }
+        if ((err = clEnqueueWriteBuffer(c->queue, x.pairs, CL_TRUE, 0, 2 * n * s, pairs, 0, NULL, NULL)))
+            return fail("clEnqueueWriteBuffer", err);
+        x.with_pairing = 0;
+        const double pairs_ms = device_ms(c, run_pairs, &x);
+        x.with_pairing = 1;
+        const double pairing_ms = device_ms(c, run_pairs, &x);
+        if (constant) {
+            clReleaseMemObject(x.a);
+            x.a = a_array;
+        }
+        x.bytes = (constant ? 1 : 3) * n * s / (constant ? 1 : 2);   /* copy: reads + writes = moved bytes */
+        const double copy_ms = device_ms(c, run_copy, &x);
+        printf("recurrence-%-6s %-10s %10zu %10.4f %10.4f %10.4f %10.4f %10.4f %6.2f %6.2f %s\n", tname,
+               constant ? "const" : "array", n, rec_ms, pairs_ms, pairing_ms, copy_ms, loop_ms, pairing_ms / rec_ms,
+               rec_ms / copy_ms, wrong ? "WRONG" : "ok");
+        if (wrong)
+            return 1;
+    }
+    clReleaseMemObject(x.a), clReleaseMemObject(x.b), clReleaseMemObject(x.y), clReleaseMemObject(x.pairs);
+    clReleaseMemObject(x.src), clReleaseMemObject(x.dst);
+    clscan_plan_release(plan);
+    free(pf), free(a), free(b), free(y), free(pairs), free(ref);
+    return 0;
+}
+
+/* Reduction rows: float SUM (exclusive scan against the total of the reduction) at n. */
+static int bench_reduction(const ctx *c, int bench_case, size_t n)
+{
+    const size_t e = bench_case_esize[bench_case];
+    unsigned char *in = malloc(n * e), *out = malloc(n * e), total[16], want[16];
+    if (!in || !out)
+        return fail("malloc", CL_OUT_OF_HOST_MEMORY);
+    bench_generate(bench_case, n, in);
+    const clscan_op op = bench_case_op[bench_case];
+    const clscan_type type = bench_case_type[bench_case];
+    cl_int err;
+    clscan_plan *plan = clscan_plan_create(c->context, c->device, op, type, CLSCAN_INCLUSIVE, &err);
+    if (!plan)
+        return fail("clscan_plan_create", err);
+    args x = {.plan = plan, .n = n, .src = buffer(c, n * e, in), .dst = buffer(c, n * e, NULL),
+              .total = buffer(c, e, NULL), .bytes = n * e};
+    if (!x.src || !x.dst || !x.total)
+        return 1;
+    const double reduce_ms = device_ms(c, run_reduce, &x);
+    if (reduce_ms < 0 || (err = clEnqueueReadBuffer(c->queue, x.total, CL_TRUE, 0, e, total, 0, NULL, NULL)))
+        return fail("the reduction", err);
+    const double scan_ms = device_ms(c, run_scan, &x);
+    x.bytes = n * e / 2;   /* a reduction moves n * e bytes: the copy of half */
+    const double half_copy_ms = device_ms(c, run_copy, &x);
+    x.bytes = n * e;
+    const double copy_ms = device_ms(c, run_copy, &x);
+    sup_reference(op, type, CLSCAN_INCLUSIVE, in, out, n);
+    memcpy(want, out + (n - 1) * e, e);
+    const int wrong = memcmp(want, total, e) != 0;
+    char row[64];
+    snprintf(row, sizeof row, "reduction-%s", bench_case_names[bench_case]);
+    printf("%-28s %10zu %10.4f %10.4f %10.4f %10.4f %6.2f %6.2f %s\n", row, n,
+           reduce_ms, scan_ms, half_copy_ms, copy_ms, reduce_ms / scan_ms, reduce_ms / half_copy_ms,
+           wrong ? "WRONG" : "ok");
+    clReleaseMemObject(x.src), clReleaseMemObject(x.dst), clReleaseMemObject(x.total);
+    clscan_plan_release(plan);
+    free(in), free(out);
+    return wrong;
+}
+
+/* clscan_host's wall time (median of reps) for float SUM at n, over memory or through copies. */
+static int bench_host(const ctx *c, size_t n, const char *spec)
+{
+    float *x = malloc(n * sizeof *x), *y = malloc(n * sizeof *y), *ref = malloc(n * sizeof *ref);
+    if (!x || !y || !ref)
+        return fail("malloc", CL_OUT_OF_HOST_MEMORY);
+    bench_generate(BENCH_FSUM, n, x);
+    sup_reference(CLSCAN_SUM, CLSCAN_FLOAT, CLSCAN_INCLUSIVE, x, ref, n);
+    double ms[2];
+    int wrong = 0;
+    for (int path = 0; path < 2; ++path) {   /* 0: the library's choice, 1: copies */
+        clscan_cache_clear();
+        if (path)
+            setenv("CLSCAN_DEVELOP", "host=copy", 1);
+        double t[64];
+        const int reps = c->reps < 64 ? c->reps : 64;
+        for (int r = -1; r < reps; ++r) {
+            const double t0 = wall_ms();
+            const cl_int err = clscan_host_with(spec, CLSCAN_SUM, CLSCAN_FLOAT, CLSCAN_INCLUSIVE, x, y, n, NULL,
+                                                NULL, 0);
+            if (err != CL_SUCCESS)
+                return fail("clscan_host_with", err);
+            if (r >= 0)
+                t[r] = wall_ms() - t0;
+        }
+        ms[path] = bench_median(t, reps);
+        wrong += memcmp(y, ref, n * sizeof *y) != 0;
+        if (path)
+            unsetenv("CLSCAN_DEVELOP");
+    }
+    clscan_cache_clear();
+    printf("%-28s %10zu %10.4f %10.4f %6.2f %s\n", "host-float-sum-incl", n, ms[0], ms[1], ms[1] / ms[0],
+           wrong ? "WRONG" : "ok");
+    free(x), free(y), free(ref);
+    return wrong;
+}
+
+static void usage(void)
+{
+    puts("usage: clscan-bench-options [--device SPEC] [--min LG] [--max LG] [--reps N] [--host-count N]\n"
+         "  counts 2^min ... 2^max in steps of x4 (default 20 ... 24); --host-count: clscan_host's\n"
+         "  count (default 10000000; 0: no host rows)");
+}
+
+int main(int argc, char **argv)
+{
+    const char *spec = NULL;
+    int lo = 20, hi = 24;
+    size_t host_count = 10000000;
+    ctx c = {.reps = 10};
+    for (int i = 1; i < argc; ++i) {
+        const char *v = i + 1 < argc ? argv[i + 1] : NULL;
+        if (!strcmp(argv[i], "--device") && v)
+            spec = v, ++i;
+        else if (!strcmp(argv[i], "--min") && v)
+            lo = atoi(v), ++i;
+        else if (!strcmp(argv[i], "--max") && v)
+            hi = atoi(v), ++i;
+        else if (!strcmp(argv[i], "--reps") && v)
+            c.reps = atoi(v), ++i;
+        else if (!strcmp(argv[i], "--host-count") && v)
+            host_count = (size_t)strtoull(v, NULL, 10), ++i;
+        else {
+            usage();
+            return !strcmp(argv[i], "--help") ? 0 : 2;
+        }
+    }
+    if (lo < 1 || hi > 30 || lo > hi || c.reps < 1) {
+        usage();
+        return 2;
+    }
+    cl_platform_id platform;
+    cl_int err = clscan_default_device(spec, &platform, &c.device);
+    if (err != CL_SUCCESS)
+        return fail("clscan_default_device", err);
+    c.context = clCreateContext(NULL, 1, &c.device, NULL, NULL, &err);
+    if (!c.context)
+        return fail("clCreateContext", err);
+    c.queue = clCreateCommandQueue(c.context, c.device, CL_QUEUE_PROFILING_ENABLE, &err);
+    if (!c.queue)
+        return fail("clCreateCommandQueue", err);
+    cl_device_fp_config fp64 = 0;
+    clGetDeviceInfo(c.device, CL_DEVICE_DOUBLE_FP_CONFIG, sizeof fp64, &fp64, NULL);
+    const char *src = pair_source;
+    cl_program prog = clCreateProgramWithSource(c.context, 1, &src, NULL, &err);
+    if (err == CL_SUCCESS)
+        err = clBuildProgram(prog, 1, &c.device, fp64 ? "-DFP64" : "", NULL, NULL);
+    if (err == CL_SUCCESS)
+        c.pair[0] = clCreateKernel(prog, "pair_float", &err);
+    if (err == CL_SUCCESS && fp64)
+        c.pair[1] = clCreateKernel(prog, "pair_double", &err);
+    if (err != CL_SUCCESS)
+        return fail("the pairing kernel", err);
+    char name[256] = {0}, driver[256] = {0};
+    clGetDeviceInfo(c.device, CL_DEVICE_NAME, sizeof name - 1, name, NULL);
+    clGetDeviceInfo(c.device, CL_DRIVER_VERSION, sizeof driver - 1, driver, NULL);
+    char date[64];
+    const time_t now = time(NULL);
+    strftime(date, sizeof date, "%Y-%m-%d %H:%M UTC", gmtime(&now));
+    printf("# clscan-bench-options on %s (driver %s), %s, %d reps (medians, ms)\n#", name, driver, date, c.reps);
+    for (int i = 0; i < argc; ++i)
+        printf(" %s", argv[i]);
+    printf("\n# %-26s %10s %10s %10s %10s %10s %10s %6s %6s\n", "recurrence  a", "n", "rec_ms", "pairs_ms",
+           "+pairing", "copy_ms", "loop_ms", "x_rec", "x_copy");
+    int rc = 0;
+    for (int lg = lo; lg <= hi && !rc; lg += 2) {
+        rc |= bench_recurrence(&c, CLSCAN_FLOAT, (size_t)1 << lg);
+        if (fp64 && !rc)
+            rc |= bench_recurrence(&c, CLSCAN_DOUBLE, (size_t)1 << lg);
+    }
+    printf("# %-26s %10s %10s %10s %10s %10s %6s %6s\n", "reduction", "n", "reduce_ms", "scan_ms", "copy/2_ms",
+           "copy_ms", "x_scan", "x_copy");
+    for (int lg = lo; lg <= hi && !rc; lg += 2) {
+        rc |= bench_reduction(&c, BENCH_FSUM, (size_t)1 << lg);
+        if (!rc)
+            rc |= bench_reduction(&c, BENCH_FAFF, (size_t)1 << lg);
+    }
+    if (host_count && !rc) {
+        printf("# %-26s %10s %10s %10s %6s   (wall time of the whole call)\n", "host", "n", "map_ms", "copy_ms",
+               "x_map");
+        rc |= bench_host(&c, host_count, spec);
+    }
+    for (int k = 0; k < 2; ++k)
+        if (c.pair[k])
+            clReleaseKernel(c.pair[k]);
+    clReleaseProgram(prog);
+    clReleaseCommandQueue(c.queue);
+    clReleaseContext(c.context);
+    clscan_cache_clear();
+    return rc;
+}
