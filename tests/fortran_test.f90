@@ -7,8 +7,10 @@
 !   inclusive and exclusive) and the non-commutative AFFINE on pairs, arrays of shape (2, n);
 !   the C form in place;
 ! * clscan_host_with: carry, total, reverse, reductions and a named device, on pairs and values;
-! * counts 0, 1, 2, 4099 and 100003; integer results exact, float and double results within
-!   1e-4 and 1e-12 of a double-precision loop, relative to the sum of the magnitudes combined;
+! * counts 0, 1, 2, 4099 and 100003; integer results exact; float and double results within
+!   1e-4 and 1e-12 of a double-precision loop, relative to the sum of the magnitudes combined
+!   for SUM, absolute for AFFINE on stable recurrences (|a| < 1, values of a few units; the
+!   largest differences seen are about 100 times smaller);
 ! * device buffers made with clCreateBuffer (bound here): clscan_plan_create, clscan_enqueue,
 !   clscan_enqueue_with (host carry, total in a buffer, reverse), clscan_enqueue_recurrence,
 !   clscan_enqueue_segmented, clscan_enqueue_by_key, a custom operator from Fortran strings;
