@@ -5,7 +5,8 @@
 set -eu
 cd "$(dirname "$0")"
 
-PACKAGES="pocl-opencl-icd ocl-icd-opencl-dev opencl-c-headers check autoconf automake libtool pkg-config clinfo"
+# gfortran: for the Fortran module (configure builds it when it finds a Fortran compiler).
+PACKAGES="pocl-opencl-icd ocl-icd-opencl-dev opencl-c-headers check autoconf automake libtool pkg-config clinfo gfortran"
 
 missing=""
 if command -v dpkg-query >/dev/null 2>&1; then

@@ -37,7 +37,7 @@ doc_example_LDADD = lib/libclscan.la $(OPENCL_LIBS)
 # 'make check-man': every page renders without warnings (needs groff); a page that only sources
 # another (.so) is rendered through it.
 check-man:
-	$(AM_V_GEN)status=0; for page in $(dist_man_MANS); do \
+	$(AM_V_GEN)status=0; for page in $(dist_man_MANS) $(man_MANS); do \
 	  if sed -n 1p $(srcdir)/$$page | grep -q '^\.so '; then continue; fi; \
 	  groff -t -man -ww -z $(srcdir)/$$page || { echo "$$page: groff warnings" >&2; status=1; }; \
 	done; exit $$status
@@ -48,6 +48,12 @@ EXTRA_DIST += doc/operators.md doc/performance.md \
 	doc/perf/h200-scan-2026-11-29.txt doc/perf/h200-algos-2026-11-29.txt \
 	doc/perf/pocl-2core-2026-11-29.txt doc/perf/pocl-16core-2026-11-29.txt \
 	doc/perf/h200-options-2026-11-30.txt doc/perf/pocl-options-2026-11-30.txt
+
+# The Fortran module's page: installed with the module (fortran/local.mk), distributed always.
+EXTRA_DIST += doc/clscan_fortran.3
+if ENABLE_FORTRAN
+man_MANS += doc/clscan_fortran.3
+endif
 
 # The manual pages of compaction, bucketing and radix sort.
 dist_man_MANS += \

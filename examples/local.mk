@@ -25,3 +25,13 @@ examples_discounted_return_SOURCES = examples/discounted_return.c examples/examp
 examples_discounted_return_LDADD = $(EXAMPLES_LDADD_)
 examples_csr_row_sum_SOURCES = examples/csr_row_sum.c examples/example_device.h
 examples_csr_row_sum_LDADD = $(EXAMPLES_LDADD_)
+
+# The Fortran example, with the module clscan (fortran/local.mk), when configure found a Fortran
+# compiler.
+if ENABLE_FORTRAN
+check_PROGRAMS += examples/zero_phase
+TESTS += examples/zero_phase
+examples_zero_phase_SOURCES = examples/zero_phase.f90
+examples_zero_phase_LDADD = fortran/libclscan_fortran.la lib/libclscan.la
+examples/zero_phase.$(OBJEXT): $(FORTRAN_MODULE_)
+endif

@@ -158,3 +158,22 @@ tests_bad_input_test_SOURCES = tests/bad_input_test.c $(TESTUTIL_)
 # Reads the kernel files of the source tree when run by hand (make check tells it through CLSCAN_SRCDIR).
 tests_bad_input_test_CPPFLAGS = $(AM_CPPFLAGS) -DCLSCAN_TEST_SRCDIR='"$(abs_top_srcdir)"'
 endif
+
+# ---- Fortran ---------------------------------------------------------------------------------------
+# fortran_test     the module clscan (fortran/local.mk) against Fortran loops: its constants
+#                  against the C library's names for them, clscan_host and clscan_host_with on
+#                  arrays of every type and on pairs (AFFINE), device buffers through
+#                  clscan_plan_create and the enqueue functions, bad calls
+# Built when configure found a Fortran compiler (it needs no Check).
+if ENABLE_FORTRAN
+check_PROGRAMS += tests/fortran_test
+TESTS += tests/fortran_test
+tests_fortran_test_SOURCES = tests/fortran_test.f90
+tests_fortran_test_LDADD = fortran/libclscan_fortran.la lib/libclscan.la $(OPENCL_LIBS)
+# Every status code's name, from the headers as the module's constants.
+tests/fortran_status_names.inc: $(srcdir)/include/clscan.h include/clscan_version.h \
+		$(srcdir)/build-aux/fortran-constants.sh
+	$(AM_V_GEN)$(MKDIR_P) tests && $(FORTRAN_CONSTANTS_) --names $(FORTRAN_CONSTANTS_ARGS_) > $@-t && mv $@-t $@
+tests/fortran_test.$(OBJEXT): $(FORTRAN_MODULE_) tests/fortran_status_names.inc
+CLEANFILES += tests/fortran_status_names.inc tests/fortran_status_names.inc-t
+endif

@@ -1,0 +1,907 @@
+! fortran_test: the Fortran module clscan against sequential Fortran loops, on fresh random
+! inputs (the seed is printed; CLSCAN_TEST_SEED=N repeats a run):
+! * the constants: every status code has the name clscan_error_string gives its value (the list
+!   is generated from the headers, as the module's constants are), the enumerators give the
+!   element sizes of clscan_op_element_size, the version constants the version string;
+! * clscan_host on arrays of every type (SUM, MAX and MIN signed and unsigned, LAST_NONZERO,
+!   inclusive and exclusive) and the non-commutative AFFINE on pairs, arrays of shape (2, n);
+!   the C form in place;
+! * clscan_host_with: carry, total, reverse, reductions and a named device, on pairs and values;
+! * counts 0, 1, 2, 4099 and 100003; integer results exact; float and double results within
+!   1e-4 and 1e-12 of a double-precision loop, relative to the sum of the magnitudes combined
+!   for SUM, absolute for AFFINE on stable recurrences (|a| < 1, values of a few units; the
+!   largest differences seen are about 100 times smaller);
+! * device buffers made with clCreateBuffer (bound here): clscan_plan_create, clscan_enqueue,
+!   clscan_enqueue_with (host carry, total in a buffer, reverse), clscan_enqueue_recurrence,
+!   clscan_enqueue_segmented, clscan_enqueue_by_key, a custom operator from Fortran strings;
+! * bad calls: the documented status, clscan_last_error() or errmsg not empty, outputs untouched.
+!
+! Exit status: 0 all checks passed, 1 a check failed, 77 no device, 99 a setup error.
+program fortran_test
+  use, intrinsic :: iso_c_binding
+  use, intrinsic :: iso_fortran_env, only: error_unit
+  use clscan
+  implicit none
+
+  ! The few OpenCL calls and constants the device-buffer tests need (the module binds clscan's
+  ! functions only; the constants are OpenCL 1.2's).
+  integer(c_int64_t), parameter :: CL_MEM_READ_WRITE = 1, CL_MEM_COPY_HOST_PTR = 32
+  integer(c_intptr_t), parameter :: CL_CONTEXT_PLATFORM = int(z'1084', c_intptr_t)
+  integer(c_int32_t), parameter :: CL_TRUE = 1
+  interface
+    function clCreateContext(properties, num_devices, devices, pfn_notify, user_data, errcode_ret) &
+        result(context) bind(c, name="clCreateContext")
+      import :: c_intptr_t, c_int32_t, c_ptr, c_funptr, c_int
+      integer(c_intptr_t), intent(in) :: properties(*)
+      integer(c_int32_t), value :: num_devices
+      type(c_ptr), intent(in) :: devices(*)
+      type(c_funptr), value :: pfn_notify
+      type(c_ptr), value :: user_data
+      integer(c_int), intent(out) :: errcode_ret
+      type(c_ptr) :: context
+    end function clCreateContext
+    function clCreateCommandQueue(context, device, properties, errcode_ret) result(queue) &
+        bind(c, name="clCreateCommandQueue")
+      import :: c_ptr, c_int64_t, c_int
+      type(c_ptr), value :: context, device
+      integer(c_int64_t), value :: properties
+      integer(c_int), intent(out) :: errcode_ret
+      type(c_ptr) :: queue
+    end function clCreateCommandQueue
+    function clCreateBuffer(context, flags, size, host_ptr, errcode_ret) result(buffer) &
+        bind(c, name="clCreateBuffer")
+      import :: c_ptr, c_int64_t, c_size_t, c_int
+      type(c_ptr), value :: context
+      integer(c_int64_t), value :: flags
+      integer(c_size_t), value :: size
+      type(c_ptr), value :: host_ptr
+      integer(c_int), intent(out) :: errcode_ret
+      type(c_ptr) :: buffer
+    end function clCreateBuffer
+    function clEnqueueReadBuffer(queue, buffer, blocking_read, offset, size, ptr, num_events_in_wait_list, &
+        event_wait_list, event) result(status) bind(c, name="clEnqueueReadBuffer")
+      import :: c_ptr, c_int32_t, c_size_t, c_int
+      type(c_ptr), value :: queue, buffer
+      integer(c_int32_t), value :: blocking_read
+      integer(c_size_t), value :: offset, size
+      type(c_ptr), value :: ptr
+      integer(c_int32_t), value :: num_events_in_wait_list
+      type(c_ptr), value :: event_wait_list, event
+      integer(c_int) :: status
+    end function clEnqueueReadBuffer
+    function clWaitForEvents(num_events, event_list) result(status) bind(c, name="clWaitForEvents")
+      import :: c_int32_t, c_ptr, c_int
+      integer(c_int32_t), value :: num_events
+      type(c_ptr), intent(in) :: event_list(*)
+      integer(c_int) :: status
+    end function clWaitForEvents
+    function clReleaseEvent(event) result(status) bind(c, name="clReleaseEvent")
+      import :: c_ptr, c_int
+      type(c_ptr), value :: event
+      integer(c_int) :: status
+    end function clReleaseEvent
+    function clReleaseMemObject(buffer) result(status) bind(c, name="clReleaseMemObject")
+      import :: c_ptr, c_int
+      type(c_ptr), value :: buffer
+      integer(c_int) :: status
+    end function clReleaseMemObject
+    function clReleaseCommandQueue(queue) result(status) bind(c, name="clReleaseCommandQueue")
+      import :: c_ptr, c_int
+      type(c_ptr), value :: queue
+      integer(c_int) :: status
+    end function clReleaseCommandQueue
+    function clReleaseContext(context) result(status) bind(c, name="clReleaseContext")
+      import :: c_ptr, c_int
+      type(c_ptr), value :: context
+      integer(c_int) :: status
+    end function clReleaseContext
+  end interface
+
+  integer, parameter :: counts(5) = [0, 1, 2, 4099, 100003]
+  real(c_double), parameter :: tol_float = 1.0e-4_c_double, tol_double = 1.0e-12_c_double
+  integer(c_int32_t), parameter :: sentinel32 = 123456789
+  integer(c_int64_t), parameter :: sentinel64 = 1234567890123_c_int64_t
+  integer :: checks = 0, failures = 0
+  integer(c_int64_t) :: seed
+  character(len=20000) :: msg
+  character(len=200) :: topic   ! what is being tested, for the reports
+  type(c_ptr) :: platform, device
+  integer(c_int) :: status
+  integer :: ic
+
+  call start()
+  call test_constants()
+  do ic = 1, size(counts)
+    call test_host_int32(counts(ic))
+    call test_host_int64(counts(ic))
+    call test_host_float(counts(ic))
+    call test_host_double(counts(ic))
+    call test_host_with(counts(ic))
+  end do
+  call test_bad_calls()
+  call test_device_buffers()
+  call clscan_cache_clear()
+
+  ! In Check's words, which the CI's summary counts
+  write (*, '(i0, a, i0, a, i0, a)') ((checks - failures) * 100) / max(checks, 1), "%: Checks: ", checks, &
+      ", Failures: ", failures, ", Errors: 0"
+  if (failures > 0) then
+    write (*, '(a, i0, a)') "fortran_test: CLSCAN_TEST_SEED=", seed, " repeats the inputs"
+    stop 1
+  end if
+
+contains
+
+  ! ---- Set-up and reports -------------------------------------------------------------------
+
+  subroutine start()
+    character(len=64) :: text
+    integer :: length, env_status, n
+    integer, allocatable :: state(:)
+    integer(c_int64_t) :: clock
+    call get_environment_variable("CLSCAN_TEST_SEED", text, length, env_status)
+    if (env_status == 0 .and. length > 0) then
+      read (text, *) seed
+    else
+      call system_clock(clock)
+      seed = mod(clock, 1000000007_c_int64_t)
+    end if
+    call random_seed(size=n)
+    allocate(state(n))
+    state = int(mod(seed * 7919_c_int64_t + 104729_c_int64_t * [(n, n = 1, size(state))], 2147483647_c_int64_t))
+    call random_seed(put=state)
+    write (*, '(a, i0, a, i0, a)') "fortran_test: seed ", seed, " (set CLSCAN_TEST_SEED=", seed, " to repeat)"
+
+    status = clscan_default_device(platform, device)
+    if (status /= CL_SUCCESS) then
+      call get_environment_variable("CI", text, length, env_status)
+      if (env_status == 0 .and. length > 0) then   ! CI machines must have a device
+        write (error_unit, '(2a)') "fortran_test: FAIL: no OpenCL device, but CI is set: ", &
+            clscan_error_string(status)
+        stop 1
+      end if
+      write (error_unit, '(2a)') "fortran_test: SKIP: no OpenCL device: ", clscan_error_string(status)
+      stop 77
+    end if
+  end subroutine start
+
+  subroutine expect(ok, what)
+    logical, intent(in) :: ok
+    character(len=*), intent(in) :: what
+    checks = checks + 1
+    if (ok) return
+    failures = failures + 1
+    if (failures <= 30) write (*, '(4a)') "FAIL: ", trim(topic), ": ", what
+  end subroutine expect
+
+  ! A call that must succeed.
+  subroutine expect_success(status, what)
+    integer(c_int), intent(in) :: status
+    character(len=*), intent(in) :: what
+    call expect(status == CL_SUCCESS, what // " returned " // clscan_error_string(status) // ": " // &
+                trim(clscan_last_error()))
+  end subroutine expect_success
+
+  ! A call that must fail with code, with a message (errmsg where the wrapper sets it).
+  subroutine expect_failure(status, code, message, what)
+    integer(c_int), intent(in) :: status, code
+    character(len=*), intent(in) :: message, what
+    call expect(status == code, what // " returned " // clscan_error_string(status) // ", not " // &
+                clscan_error_string(code))
+    call expect(len_trim(message) > 0, what // ": no message")
+  end subroutine expect_failure
+
+  ! ---- Random inputs ------------------------------------------------------------------------
+
+  ! Uniform integers in [lo, hi].
+  function random_ints(n, lo, hi) result(v)
+    integer, intent(in) :: n
+    integer(c_int64_t), intent(in) :: lo, hi
+    integer(c_int64_t) :: v(n)
+    real(c_double) :: r(n)
+    call random_number(r)
+    v = lo + min(int(r * real(hi - lo + 1, c_double), c_int64_t), hi - lo)
+  end function random_ints
+
+  ! Any 64-bit patterns (two 32-bit halves).
+  function random_bits64(n) result(v)
+    integer, intent(in) :: n
+    integer(c_int64_t) :: v(n)
+    v = ior(ishft(random_ints(n, 0_c_int64_t, 4294967295_c_int64_t), 32), &
+            random_ints(n, 0_c_int64_t, 4294967295_c_int64_t))
+  end function random_bits64
+
+  function random_reals(n, lo, hi) result(v)
+    integer, intent(in) :: n
+    real(c_double), intent(in) :: lo, hi
+    real(c_double) :: v(n)
+    call random_number(v)
+    v = lo + (hi - lo) * v
+  end function random_reals
+
+  ! ---- Sequential references ----------------------------------------------------------------
+
+  ! Integer scans in 64 bits: int32 values widened (unsigned ones to [0, 2^32)), unsigned int64
+  ! values compared through their sign-flipped keys; the C library's neutral elements.  Values
+  ! are kept small enough for SUM not to wrap.
+  subroutine scan_int(op, kind, bits, unsigned, x, y)
+    integer(c_int), intent(in) :: op, kind
+    integer, intent(in) :: bits
+    logical, intent(in) :: unsigned
+    integer(c_int64_t), intent(in) :: x(:)
+    integer(c_int64_t), intent(out) :: y(:)
+    integer(c_int64_t) :: acc, next
+    integer :: i
+    select case (op)
+    case (CLSCAN_MAX)
+      acc = lowest(bits, unsigned)
+    case (CLSCAN_MIN)
+      acc = highest(bits, unsigned)
+    case default
+      acc = 0
+    end select
+    do i = 1, size(x)
+      select case (op)
+      case (CLSCAN_SUM)
+        next = acc + x(i)
+      case (CLSCAN_MAX)
+        next = acc
+        if (less(acc, x(i), bits, unsigned)) next = x(i)
+      case (CLSCAN_MIN)
+        next = acc
+        if (less(x(i), acc, bits, unsigned)) next = x(i)
+      case default   ! CLSCAN_LAST_NONZERO
+        next = acc
+        if (x(i) /= 0) next = x(i)
+      end select
+      if (kind == CLSCAN_EXCLUSIVE) then
+        y(i) = acc
+      else
+        y(i) = next
+      end if
+      acc = next
+    end do
+  end subroutine scan_int
+
+  ! scan_int from a carry: the scan of [carry, x] without its first output; total is the carry
+  ! combined with all of x.
+  subroutine scan_int_carry(op, kind, bits, unsigned, carry, x, y, total)
+    integer(c_int), intent(in) :: op, kind
+    integer, intent(in) :: bits
+    logical, intent(in) :: unsigned
+    integer(c_int64_t), intent(in) :: carry, x(:)
+    integer(c_int64_t), intent(out) :: y(:), total
+    integer(c_int64_t) :: with_carry(size(x) + 1), out(size(x) + 1)
+    with_carry = [carry, x]
+    call scan_int(op, CLSCAN_INCLUSIVE, bits, unsigned, with_carry, out)
+    total = out(size(out))
+    call scan_int(op, kind, bits, unsigned, with_carry, out)
+    y = out(2:)
+  end subroutine scan_int_carry
+
+  pure logical function less(a, b, bits, unsigned)
+    integer(c_int64_t), intent(in) :: a, b
+    integer, intent(in) :: bits
+    logical, intent(in) :: unsigned
+    if (bits == 64 .and. unsigned) then
+      less = ieor(a, ibset(0_c_int64_t, 63)) < ieor(b, ibset(0_c_int64_t, 63))
+    else
+      less = a < b
+    end if
+  end function less
+
+  pure integer(c_int64_t) function lowest(bits, unsigned)
+    integer, intent(in) :: bits
+    logical, intent(in) :: unsigned
+    if (unsigned) then
+      lowest = 0
+    else if (bits == 32) then
+      lowest = -2147483648_c_int64_t
+    else
+      lowest = -huge(0_c_int64_t) - 1
+    end if
+  end function lowest
+
+  pure integer(c_int64_t) function highest(bits, unsigned)
+    integer, intent(in) :: bits
+    logical, intent(in) :: unsigned
+    if (bits == 32 .and. unsigned) then
+      highest = 4294967295_c_int64_t
+    else if (bits == 32) then
+      highest = 2147483647_c_int64_t
+    else if (unsigned) then
+      highest = -1   ! all bits set
+    else
+      highest = huge(0_c_int64_t)
+    end if
+  end function highest
+
+  ! int32 values as scan_int takes them, and back.
+  elemental integer(c_int64_t) function widen(v, unsigned)
+    integer(c_int32_t), intent(in) :: v
+    logical, intent(in) :: unsigned
+    widen = int(v, c_int64_t)
+    if (unsigned) widen = iand(widen, 4294967295_c_int64_t)
+  end function widen
+
+  ! Real scans in double precision; scale(i) is the sum of the magnitudes combined into y(i) (SUM)
+  ! or 1, for the tolerance.
+  subroutine scan_real(op, kind, x, y, scale)
+    integer(c_int), intent(in) :: op, kind
+    real(c_double), intent(in) :: x(:)
+    real(c_double), intent(out) :: y(:), scale(:)
+    real(c_double) :: acc, next, magnitude
+    integer :: i
+    acc = 0
+    if (op == CLSCAN_MAX) acc = -huge(acc)   ! stands for -inf: the inputs are finite
+    magnitude = 0
+    do i = 1, size(x)
+      select case (op)
+      case (CLSCAN_SUM)
+        next = acc + x(i)
+      case (CLSCAN_MAX)
+        next = max(acc, x(i))
+      case default   ! CLSCAN_LAST_NONZERO
+        next = acc
+        if (x(i) /= 0) next = x(i)
+      end select
+      if (kind == CLSCAN_EXCLUSIVE) then
+        y(i) = acc
+        scale(i) = 1 + magnitude
+      else
+        y(i) = next
+        scale(i) = 1 + magnitude + abs(x(i))
+      end if
+      magnitude = magnitude + abs(x(i))
+      acc = next
+    end do
+  end subroutine scan_real
+
+  ! AFFINE on pairs (a, b) in the columns: comb(p, c) = (c.a*p.a, c.a*p.b + c.b), "p, then c",
+  ! from the carry, forwards or from the end; the total is the carry combined with all.
+  subroutine affine_int(kind, reverse, carry, x, y, total)
+    integer(c_int), intent(in) :: kind
+    logical, intent(in) :: reverse
+    integer(c_int64_t), intent(in) :: carry(2), x(:, :)
+    integer(c_int64_t), intent(out) :: y(:, :), total(2)
+    integer(c_int64_t) :: acc(2), next(2)
+    integer :: i, k, n
+    n = size(x, 2)
+    acc = carry
+    do k = 1, n
+      i = k
+      if (reverse) i = n + 1 - k
+      next = [x(1, i) * acc(1), x(1, i) * acc(2) + x(2, i)]
+      if (kind == CLSCAN_EXCLUSIVE) then
+        y(:, i) = acc
+      else
+        y(:, i) = next
+      end if
+      acc = next
+    end do
+    total = acc
+  end subroutine affine_int
+
+  subroutine affine_real(kind, reverse, carry, x, y, total)
+    integer(c_int), intent(in) :: kind
+    logical, intent(in) :: reverse
+    real(c_double), intent(in) :: carry(2), x(:, :)
+    real(c_double), intent(out) :: y(:, :), total(2)
+    real(c_double) :: acc(2), next(2)
+    integer :: i, k, n
+    n = size(x, 2)
+    acc = carry
+    do k = 1, n
+      i = k
+      if (reverse) i = n + 1 - k
+      next = [x(1, i) * acc(1), x(1, i) * acc(2) + x(2, i)]
+      if (kind == CLSCAN_EXCLUSIVE) then
+        y(:, i) = acc
+      else
+        y(:, i) = next
+      end if
+      acc = next
+    end do
+    total = acc
+  end subroutine affine_real
+
+  ! Integer pairs whose scans stay small: a in {-1, 1}, b in [-1000, 1000].
+  function small_pairs(n) result(p)
+    integer, intent(in) :: n
+    integer(c_int64_t) :: p(2, n)
+    p(1, :) = 2 * random_ints(n, 0_c_int64_t, 1_c_int64_t) - 1
+    p(2, :) = random_ints(n, -1000_c_int64_t, 1000_c_int64_t)
+  end function small_pairs
+
+  ! Real pairs of a stable recurrence: a in [0.5, 1), b in [-1, 1).
+  function stable_pairs(n) result(p)
+    integer, intent(in) :: n
+    real(c_double) :: p(2, n)
+    p(1, :) = random_reals(n, 0.5_c_double, 1.0_c_double)
+    p(2, :) = random_reals(n, -1.0_c_double, 1.0_c_double)
+  end function stable_pairs
+
+  ! ---- The constants ------------------------------------------------------------------------
+
+  subroutine check_status(code, name)
+    integer(c_int), intent(in) :: code
+    character(len=*), intent(in) :: name
+    call expect(clscan_error_string(code) == name, "clscan_error_string(" // name // ") is " // &
+                clscan_error_string(code))
+  end subroutine check_status
+
+  subroutine test_constants()
+    integer(c_int) :: op, type
+    integer(c_size_t) :: bytes, expected
+    character(len=40) :: version
+    topic = "constants"
+    include "fortran_status_names.inc"
+    do op = CLSCAN_SUM, CLSCAN_AFFINE
+      do type = CLSCAN_INT32, CLSCAN_DOUBLE
+        select case (type)
+        case (CLSCAN_INT32, CLSCAN_UINT32, CLSCAN_FLOAT)
+          expected = 4
+        case default
+          expected = 8
+        end select
+        if (op == CLSCAN_AFFINE) expected = 2 * expected
+        bytes = clscan_op_element_size(op, type)
+        call expect(bytes == expected, "clscan_op_element_size of an enumerator pair")
+      end do
+    end do
+    call expect(clscan_op_element_size(CLSCAN_AFFINE + 1, CLSCAN_INT32) == 0, "an operator past the last")
+    call expect(clscan_op_element_size(CLSCAN_SUM, CLSCAN_DOUBLE + 1) == 0, "a type past the last")
+    write (version, '(i0, ".", i0, ".", i0)') CLSCAN_VERSION_MAJOR, CLSCAN_VERSION_MINOR, CLSCAN_VERSION_PATCH
+    call expect(clscan_version_string() == trim(version), "clscan_version_string() " // &
+                clscan_version_string() // " against the constants " // trim(version))
+  end subroutine test_constants
+
+  ! ---- clscan_host --------------------------------------------------------------------------
+
+  subroutine test_host_int32(n)
+    integer, intent(in) :: n
+    integer(c_int32_t), allocatable, target :: x(:), y(:), p(:, :), q(:, :)
+    integer(c_int64_t), allocatable :: ref(:), pref(:, :)
+    integer(c_int64_t) :: total(2)
+    integer :: u
+    logical :: unsigned
+    allocate(x(n), y(n), p(2, n), q(2, n), ref(n), pref(2, n))
+    write (topic, '(a, i0)') "clscan_host int32, count ", n
+    x = int(random_ints(n, -1000_c_int64_t, 1000_c_int64_t), c_int32_t)
+    y = sentinel32
+    call expect_success(clscan_host(CLSCAN_SUM, CLSCAN_INCLUSIVE, x, y), "SUM inclusive")
+    call scan_int(CLSCAN_SUM, CLSCAN_INCLUSIVE, 32, .false., widen(x, .false.), ref)
+    call expect(all(y == ref), "SUM inclusive: results")
+    call expect_success(clscan_host(CLSCAN_SUM, CLSCAN_EXCLUSIVE, x, y), "SUM exclusive")
+    call scan_int(CLSCAN_SUM, CLSCAN_EXCLUSIVE, 32, .false., widen(x, .false.), ref)
+    call expect(all(y == ref), "SUM exclusive: results")
+
+    ! Full-range values: signed and unsigned maxima differ
+    x = int(random_ints(n, -2147483648_c_int64_t, 2147483647_c_int64_t), c_int32_t)
+    do u = 0, 1
+      unsigned = u == 1
+      call expect_success(clscan_host(CLSCAN_MAX, CLSCAN_INCLUSIVE, x, y, unsigned=unsigned), "MAX")
+      call scan_int(CLSCAN_MAX, CLSCAN_INCLUSIVE, 32, unsigned, widen(x, unsigned), ref)
+      call expect(all(widen(y, unsigned) == ref), merge("MAX unsigned", "MAX signed  ", unsigned) // ": results")
+    end do
+
+    ! In place, through the C form
+    x = int(random_ints(n, -1000_c_int64_t, 1000_c_int64_t), c_int32_t)
+    call scan_int(CLSCAN_SUM, CLSCAN_INCLUSIVE, 32, .false., widen(x, .false.), ref)
+    if (n > 0) then
+      call expect_success(clscan_host(CLSCAN_SUM, CLSCAN_INT32, CLSCAN_INCLUSIVE, c_loc(x), c_loc(x), &
+                                      int(n, c_size_t)), "SUM in place (C form)")
+      call expect(all(x == ref), "SUM in place (C form): results")
+    end if
+
+    p = int(small_pairs(n), c_int32_t)
+    q = sentinel32
+    call expect_success(clscan_host(CLSCAN_AFFINE, CLSCAN_INCLUSIVE, p, q), "AFFINE on pairs")
+    call affine_int(CLSCAN_INCLUSIVE, .false., [1_c_int64_t, 0_c_int64_t], int(p, c_int64_t), pref, total)
+    call expect(all(q == pref), "AFFINE on pairs: results")
+  end subroutine test_host_int32
+
+  subroutine test_host_int64(n)
+    integer, intent(in) :: n
+    integer(c_int64_t), allocatable :: x(:), y(:), ref(:), p(:, :), q(:, :), pref(:, :)
+    integer(c_int64_t) :: total(2)
+    allocate(x(n), y(n), ref(n), p(2, n), q(2, n), pref(2, n))
+    write (topic, '(a, i0)') "clscan_host int64, count ", n
+    x = random_ints(n, -1000000_c_int64_t, 1000000_c_int64_t)
+    y = sentinel64
+    call expect_success(clscan_host(CLSCAN_SUM, CLSCAN_INCLUSIVE, x, y), "SUM inclusive")
+    call scan_int(CLSCAN_SUM, CLSCAN_INCLUSIVE, 64, .false., x, ref)
+    call expect(all(y == ref), "SUM inclusive: results")
+    call expect_success(clscan_host(CLSCAN_SUM, CLSCAN_EXCLUSIVE, x, y), "SUM exclusive")
+    call scan_int(CLSCAN_SUM, CLSCAN_EXCLUSIVE, 64, .false., x, ref)
+    call expect(all(y == ref), "SUM exclusive: results")
+
+    x = random_bits64(n)
+    call expect_success(clscan_host(CLSCAN_MIN, CLSCAN_EXCLUSIVE, x, y, unsigned=.true.), "MIN unsigned exclusive")
+    call scan_int(CLSCAN_MIN, CLSCAN_EXCLUSIVE, 64, .true., x, ref)
+    call expect(all(y == ref), "MIN unsigned exclusive: results")
+
+    p = small_pairs(n)
+    q = sentinel64
+    call expect_success(clscan_host(CLSCAN_AFFINE, CLSCAN_EXCLUSIVE, p, q), "AFFINE exclusive on pairs")
+    call affine_int(CLSCAN_EXCLUSIVE, .false., [1_c_int64_t, 0_c_int64_t], p, pref, total)
+    call expect(all(q == pref), "AFFINE exclusive on pairs: results")
+  end subroutine test_host_int64
+
+  subroutine test_host_float(n)
+    integer, intent(in) :: n
+    real(c_float), allocatable :: x(:), y(:), p(:, :), q(:, :)
+    real(c_double), allocatable :: ref(:), scale(:), pref(:, :)
+    real(c_double) :: total(2)
+    allocate(x(n), y(n), p(2, n), q(2, n), ref(n), scale(n), pref(2, n))
+    write (topic, '(a, i0)') "clscan_host float, count ", n
+    x = real(random_reals(n, 0.0_c_double, 1.0_c_double), c_float)
+    y = -1
+    call expect_success(clscan_host(CLSCAN_SUM, CLSCAN_INCLUSIVE, x, y), "SUM inclusive")
+    call scan_real(CLSCAN_SUM, CLSCAN_INCLUSIVE, real(x, c_double), ref, scale)
+    call expect(all(abs(real(y, c_double) - ref) <= tol_float * scale), "SUM inclusive: results")
+
+    x = real(random_reals(n, -1.0_c_double, 1.0_c_double), c_float)
+    call expect_success(clscan_host(CLSCAN_MAX, CLSCAN_INCLUSIVE, x, y), "MAX inclusive")
+    call scan_real(CLSCAN_MAX, CLSCAN_INCLUSIVE, real(x, c_double), ref, scale)
+    call expect(all(real(y, c_double) == ref), "MAX inclusive: results")
+
+    p = real(stable_pairs(n), c_float)
+    q = -1
+    call expect_success(clscan_host(CLSCAN_AFFINE, CLSCAN_INCLUSIVE, p, q), "AFFINE on pairs")
+    call affine_real(CLSCAN_INCLUSIVE, .false., [1.0_c_double, 0.0_c_double], real(p, c_double), pref, total)
+    call expect(all(abs(real(q, c_double) - pref) <= tol_float), "AFFINE on pairs: results")
+  end subroutine test_host_float
+
+  subroutine test_host_double(n)
+    integer, intent(in) :: n
+    real(c_double), allocatable :: x(:), y(:), ref(:), scale(:), p(:, :), q(:, :), pref(:, :)
+    real(c_double) :: total(2)
+    allocate(x(n), y(n), ref(n), scale(n), p(2, n), q(2, n), pref(2, n))
+    write (topic, '(a, i0)') "clscan_host double, count ", n
+    x = random_reals(n, -1.0_c_double, 1.0_c_double)
+    y = -1
+    call expect_success(clscan_host(CLSCAN_SUM, CLSCAN_EXCLUSIVE, x, y), "SUM exclusive")
+    call scan_real(CLSCAN_SUM, CLSCAN_EXCLUSIVE, x, ref, scale)
+    call expect(all(abs(y - ref) <= tol_double * scale), "SUM exclusive: results")
+
+    where (random_reals(n, 0.0_c_double, 1.0_c_double) < 0.5_c_double) x = 0
+    call expect_success(clscan_host(CLSCAN_LAST_NONZERO, CLSCAN_INCLUSIVE, x, y), "LAST_NONZERO inclusive")
+    call scan_real(CLSCAN_LAST_NONZERO, CLSCAN_INCLUSIVE, x, ref, scale)
+    call expect(all(y == ref), "LAST_NONZERO inclusive: results")
+
+    p = stable_pairs(n)
+    q = -1
+    call expect_success(clscan_host(CLSCAN_AFFINE, CLSCAN_INCLUSIVE, p, q), "AFFINE on pairs")
+    call affine_real(CLSCAN_INCLUSIVE, .false., [1.0_c_double, 0.0_c_double], p, pref, total)
+    call expect(all(abs(q - pref) <= tol_double), "AFFINE on pairs: results")
+  end subroutine test_host_double
+
+  ! ---- clscan_host_with ---------------------------------------------------------------------
+
+  subroutine test_host_with(n)
+    integer, intent(in) :: n
+    integer(c_int64_t), allocatable :: p(:, :), q(:, :), pref(:, :), ref64(:)
+    integer(c_int64_t) :: carry(2), total(2), total_ref(2), one(1)
+    real(c_double), allocatable :: r(:, :), s(:, :), rref(:, :), ref(:), scale(:)
+    real(c_double) :: rcarry(2), rtotal(2), rtotal_ref(2)
+    real(c_float), allocatable :: x(:)
+    real(c_float) :: reduced, init
+    integer(c_int32_t), allocatable :: i32(:), j32(:)
+    integer(c_int32_t) :: init32, total32
+    character(len=64) :: spec
+    integer(c_int) :: kind
+    integer :: back, length, env_status
+    logical :: reverse
+    character(len=40) :: label
+    allocate(p(2, n), q(2, n), pref(2, n), ref64(n), r(2, n), s(2, n), rref(2, n), ref(n), scale(n), x(n), &
+             i32(n), j32(n))
+
+    ! The non-commutative AFFINE on integer pairs: exact, every kind, forwards and backwards
+    do kind = CLSCAN_INCLUSIVE, CLSCAN_EXCLUSIVE
+      do back = 0, 1
+        reverse = back == 1
+        write (topic, '(a, i0)') "clscan_host_with int64 pairs, count ", n
+        write (label, '(a, a, l1)') merge("inclusive", "exclusive", kind == CLSCAN_INCLUSIVE), ", reverse ", reverse
+        p = small_pairs(n)
+        carry = reshape(small_pairs(1), [2])
+        q = sentinel64
+        total = sentinel64
+        call expect_success(clscan_host_with(CLSCAN_AFFINE, kind, p, q, init=carry, total=total, &
+                                             reverse=reverse, errmsg=msg), "AFFINE " // trim(label))
+        call affine_int(kind, reverse, carry, p, pref, total_ref)
+        call expect(all(q == pref), "AFFINE " // trim(label) // ": results")
+        call expect(all(total == total_ref), "AFFINE " // trim(label) // ": total")
+      end do
+    end do
+
+    ! AFFINE on double pairs from the end, with a carry and the total
+    write (topic, '(a, i0)') "clscan_host_with double pairs, count ", n
+    r = stable_pairs(n)
+    rcarry = [1.0_c_double, 2.5_c_double]
+    rtotal = 0
+    call expect_success(clscan_host_with(CLSCAN_AFFINE, CLSCAN_INCLUSIVE, r, s, init=rcarry, total=rtotal, &
+                                         reverse=.true.), "AFFINE inclusive reverse")
+    call affine_real(CLSCAN_INCLUSIVE, .true., rcarry, r, rref, rtotal_ref)
+    call expect(all(abs(s - rref) <= tol_double * 10), "AFFINE inclusive reverse: results")
+    call expect(all(abs(rtotal - rtotal_ref) <= tol_double * 10), "AFFINE inclusive reverse: total")
+
+    ! A reduction (no dst) of floats with a carry: the total only
+    write (topic, '(a, i0)') "clscan_host_with float reduction, count ", n
+    x = real(random_reals(n, 0.0_c_double, 1.0_c_double), c_float)
+    init = 100
+    reduced = -1
+    call expect_success(clscan_host_with(CLSCAN_SUM, CLSCAN_INCLUSIVE, x, init=init, total=reduced), &
+                        "SUM reduction")
+    call scan_real(CLSCAN_SUM, CLSCAN_INCLUSIVE, real(x, c_double), ref, scale)
+    if (n > 0) then
+      call expect(abs(real(reduced, c_double) - (100 + ref(n))) <= tol_float * (100 + scale(n)), &
+                  "SUM reduction: total")
+    else
+      call expect(reduced == 100, "SUM reduction of nothing: the carry")
+    end if
+
+    ! Unsigned MAX from the end with a carry, on a device named by a spec ($CLSCAN_DEVICE or 0:0)
+    write (topic, '(a, i0)') "clscan_host_with int32 on a named device, count ", n
+    call get_environment_variable("CLSCAN_DEVICE", spec, length, env_status)
+    if (env_status /= 0 .or. length == 0) spec = "0:0"
+    i32 = int(random_ints(n, -2147483648_c_int64_t, 2147483647_c_int64_t), c_int32_t)
+    one = random_ints(1, -2147483648_c_int64_t, 2147483647_c_int64_t)
+    init32 = int(one(1), c_int32_t)
+    j32 = sentinel32
+    total32 = sentinel32
+    call expect_success(clscan_host_with(CLSCAN_MAX, CLSCAN_EXCLUSIVE, i32, j32, init=init32, total=total32, &
+                                         reverse=.true., device=spec, unsigned=.true.), "MAX unsigned reverse")
+    ! The reference: the reversed array scanned from the carry
+    call scan_int_carry(CLSCAN_MAX, CLSCAN_EXCLUSIVE, 32, .true., widen(init32, .true.), widen(i32(n:1:-1), .true.), &
+                        ref64(n:1:-1), one(1))
+    call expect(all(widen(j32, .true.) == ref64), "MAX unsigned reverse: results")
+    call expect(widen(total32, .true.) == one(1), "MAX unsigned reverse: total")
+  end subroutine test_host_with
+
+  ! ---- Bad calls ----------------------------------------------------------------------------
+
+  subroutine test_bad_calls()
+    integer, parameter :: n = 10
+    integer(c_int32_t), target :: x(n), y(n), p(2, n), q(2, n), r(3, n), s(3, n)
+    integer(c_int32_t) :: short(n - 1)
+    real(c_double) :: d(n), total
+    type(c_ptr) :: other_platform, other_device
+    topic = "bad calls"
+    x = 1
+    p = 1
+    r = 1
+
+    ! Rejected by the C library: its status and message
+    y = sentinel32
+    msg = ""
+    status = clscan_host(99, CLSCAN_INCLUSIVE, x, y, errmsg=msg)
+    call expect_failure(status, CLSCAN_INVALID_OPERATOR, clscan_last_error(), "an operator of 99")
+    call expect(len_trim(msg) > 0, "an operator of 99: errmsg is empty")
+    call expect(all(y == sentinel32), "an operator of 99: dst touched")
+    status = clscan_host(CLSCAN_SUM, 77, CLSCAN_INCLUSIVE, c_loc(x), c_loc(y), int(n, c_size_t))
+    call expect_failure(status, CLSCAN_INVALID_TYPE, clscan_last_error(), "a type of 77 (C form)")
+    call expect(all(y == sentinel32), "a type of 77 (C form): dst touched")
+    status = clscan_host(CLSCAN_SUM, 5, x, y)
+    call expect_failure(status, CLSCAN_INVALID_KIND, clscan_last_error(), "a kind of 5")
+    call expect(all(y == sentinel32), "a kind of 5: dst touched")
+    status = clscan_host_with(CLSCAN_SUM, CLSCAN_INCLUSIVE, x, y, device="no device has this name")
+    call expect_failure(status, CLSCAN_INVALID_DEVICE_SPEC, clscan_last_error(), "a device spec that matches none")
+    status = clscan_host_with(CLSCAN_SUM, CLSCAN_INCLUSIVE, x)   ! neither dst nor total
+    call expect_failure(status, CL_INVALID_HOST_PTR, clscan_last_error(), "no dst and no total")
+    status = clscan_default_device("no device has this name", other_platform, other_device)
+    call expect_failure(status, CLSCAN_INVALID_DEVICE_SPEC, clscan_last_error(), "clscan_default_device's spec")
+
+    ! Rejected by the wrappers (shapes): the status, and the message in errmsg
+    msg = ""
+    status = clscan_host(CLSCAN_SUM, CLSCAN_INCLUSIVE, x, short, errmsg=msg)
+    call expect_failure(status, CL_INVALID_VALUE, msg, "dst shorter than src")
+    msg = ""
+    status = clscan_host(CLSCAN_AFFINE, CLSCAN_INCLUSIVE, x, y, errmsg=msg)
+    call expect_failure(status, CLSCAN_INVALID_OPERATOR, msg, "AFFINE on a rank-1 array")
+    msg = ""
+    status = clscan_host(CLSCAN_SUM, CLSCAN_INCLUSIVE, p, q, errmsg=msg)
+    call expect_failure(status, CLSCAN_INVALID_OPERATOR, msg, "SUM on pairs")
+    msg = ""
+    status = clscan_host(CLSCAN_AFFINE, CLSCAN_INCLUSIVE, r, s, errmsg=msg)
+    call expect_failure(status, CL_INVALID_VALUE, msg, "AFFINE on a (3, n) array")
+    msg = ""
+    status = clscan_host_with(CLSCAN_AFFINE, CLSCAN_INCLUSIVE, p, s, errmsg=msg)
+    call expect_failure(status, CL_INVALID_VALUE, msg, "clscan_host_with: AFFINE into a (3, n) array")
+    call expect(all(y == sentinel32), "shapes: dst touched")
+
+    ! An FP64-less device would refuse double; elsewhere this succeeds
+    d = 1
+    status = clscan_host_with(CLSCAN_SUM, CLSCAN_INCLUSIVE, d, total=total)
+    if (status /= CLSCAN_FP64_NOT_SUPPORTED) then
+      call expect_success(status, "a double reduction")
+      call expect(total == n, "a double reduction: total")
+    end if
+  end subroutine test_bad_calls
+
+  ! ---- Device buffers -----------------------------------------------------------------------
+
+  subroutine test_device_buffers()
+    integer, parameter :: n = 50001
+    integer(c_int64_t), allocatable, target :: x(:), y(:), ref(:)
+    integer(c_int64_t), target :: carry, total(1)
+    integer(c_int32_t), allocatable, target :: keys(:)
+    integer(c_int8_t), allocatable, target :: heads(:)
+    real(c_double), allocatable, target :: b(:), yd(:)
+    real(c_double), target :: a_const, y0
+    real(c_double) :: state, worst
+    type(c_ptr) :: context, queue, plan, affine, custom, src, dst, tot, hbuf, kbuf, bbuf, ybuf
+    type(c_ptr), target :: done
+    type(clscan_scan_options) :: options
+    integer(c_intptr_t) :: properties(3)
+    integer(c_int) :: err
+    integer(c_size_t) :: wg, items, bytes
+    integer :: i
+    integer(c_int64_t) :: acc
+    topic = "device buffers"
+    allocate(x(n), y(n), ref(n), keys(n), heads(n), b(n), yd(n))
+
+    properties = [CL_CONTEXT_PLATFORM, transfer(platform, 0_c_intptr_t), 0_c_intptr_t]
+    context = clCreateContext(properties, 1_c_int32_t, [device], c_null_funptr, c_null_ptr, err)
+    if (err /= CL_SUCCESS) call setup_error("clCreateContext", err)
+    queue = clCreateCommandQueue(context, device, 0_c_int64_t, err)
+    if (err /= CL_SUCCESS) call setup_error("clCreateCommandQueue", err)
+
+    bytes = int(n, c_size_t) * 8
+    x = random_ints(n, -1000000_c_int64_t, 1000000_c_int64_t)
+    src = clCreateBuffer(context, ior(CL_MEM_READ_WRITE, CL_MEM_COPY_HOST_PTR), bytes, c_loc(x), err)
+    if (err /= CL_SUCCESS) call setup_error("clCreateBuffer", err)
+    dst = clCreateBuffer(context, CL_MEM_READ_WRITE, bytes, c_null_ptr, err)
+    if (err /= CL_SUCCESS) call setup_error("clCreateBuffer", err)
+    tot = clCreateBuffer(context, CL_MEM_READ_WRITE, 8_c_size_t, c_null_ptr, err)
+    if (err /= CL_SUCCESS) call setup_error("clCreateBuffer", err)
+
+    ! A plan, a scan with an event, the result read back
+    plan = clscan_plan_create(context, device, CLSCAN_SUM, CLSCAN_INT64, CLSCAN_EXCLUSIVE, err)
+    call expect_success(err, "clscan_plan_create")
+    if (err /= CL_SUCCESS) return
+    call expect(clscan_element_size(plan) == 8, "clscan_element_size")
+    call expect_success(clscan_plan_get_tuning(plan, wg, items), "clscan_plan_get_tuning")
+    call expect(wg * items > 0, "clscan_plan_get_tuning: a tile of no elements")
+    call expect(any(clscan_plan_get_algorithm(plan) == [CLSCAN_ALGORITHM_REDUCE_THEN_SCAN, &
+                                                        CLSCAN_ALGORITHM_SINGLE_PASS]), "clscan_plan_get_algorithm")
+    call expect_success(clscan_enqueue(plan, queue, src, 0_c_size_t, dst, 0_c_size_t, int(n, c_size_t), &
+                                       0_c_int32_t, c_null_ptr, c_loc(done)), "clscan_enqueue")
+    call expect_success(clWaitForEvents(1_c_int32_t, [done]), "clWaitForEvents")
+    call expect_success(clReleaseEvent(done), "clReleaseEvent")
+    y = sentinel64
+    call read_back(queue, dst, y)
+    call scan_int(CLSCAN_SUM, CLSCAN_EXCLUSIVE, 64, .false., x, ref)
+    call expect(all(y == ref), "clscan_enqueue: results")
+
+    ! With options: a host carry, the total into a buffer, from the end
+    carry = 1000
+    options%init = c_loc(carry)
+    options%total = tot
+    options%reverse = 1
+    call expect_success(clscan_enqueue_with(plan, queue, src, 0_c_size_t, dst, 0_c_size_t, int(n, c_size_t), &
+                                            options, 0_c_int32_t, c_null_ptr, c_null_ptr), "clscan_enqueue_with")
+    call read_back(queue, dst, y)
+    call read_back(queue, tot, total)
+    call scan_int_carry(CLSCAN_SUM, CLSCAN_EXCLUSIVE, 64, .false., carry, x(n:1:-1), ref(n:1:-1), acc)
+    call expect(all(y == ref), "clscan_enqueue_with: results")
+    call expect(total(1) == acc, "clscan_enqueue_with: total")
+
+    ! Segmented: heads restart the sum (element 1 always starts a segment)
+    heads = int(random_ints(n, 0_c_int64_t, 1_c_int64_t), c_int8_t)
+    hbuf = clCreateBuffer(context, ior(CL_MEM_READ_WRITE, CL_MEM_COPY_HOST_PTR), int(n, c_size_t), &
+                          c_loc(heads), err)
+    if (err /= CL_SUCCESS) call setup_error("clCreateBuffer", err)
+    call expect_success(clscan_enqueue_segmented(plan, queue, src, 0_c_size_t, hbuf, 0_c_size_t, dst, 0_c_size_t, &
+                                                 int(n, c_size_t), 0_c_int32_t, c_null_ptr, c_null_ptr), &
+                        "clscan_enqueue_segmented")
+    call read_back(queue, dst, y)
+    acc = 0
+    do i = 1, n
+      if (heads(i) /= 0) acc = 0
+      ref(i) = acc
+      acc = acc + x(i)
+    end do
+    call expect(all(y == ref), "clscan_enqueue_segmented: results")
+
+    ! By key: runs of equal int32 keys
+    keys = int(random_ints(n, 0_c_int64_t, 2_c_int64_t), c_int32_t)
+    kbuf = clCreateBuffer(context, ior(CL_MEM_READ_WRITE, CL_MEM_COPY_HOST_PTR), int(n, c_size_t) * 4, &
+                          c_loc(keys), err)
+    if (err /= CL_SUCCESS) call setup_error("clCreateBuffer", err)
+    call expect_success(clscan_enqueue_by_key(plan, queue, CLSCAN_INT32, kbuf, 0_c_size_t, src, 0_c_size_t, dst, &
+                                              0_c_size_t, int(n, c_size_t), 0_c_int32_t, c_null_ptr, c_null_ptr), &
+                        "clscan_enqueue_by_key")
+    call read_back(queue, dst, y)
+    acc = 0
+    do i = 1, n
+      if (i > 1) then
+        if (keys(i) /= keys(i - 1)) acc = 0
+      end if
+      ref(i) = acc
+      acc = acc + x(i)
+    end do
+    call expect(all(y == ref), "clscan_enqueue_by_key: results")
+
+    ! A custom operator from Fortran strings: the same sum, bitwise
+    custom = clscan_plan_create_custom(context, device, "long", 8_c_size_t, "0", "a + b", CLSCAN_EXCLUSIVE, err, &
+                                       preamble="/* a custom sum */")
+    call expect_success(err, "clscan_plan_create_custom (strings)")
+    if (err == CL_SUCCESS) then
+      call expect_success(clscan_enqueue(custom, queue, src, 0_c_size_t, dst, 0_c_size_t, int(n, c_size_t), &
+                                         0_c_int32_t, c_null_ptr, c_null_ptr), "clscan_enqueue (custom)")
+      call read_back(queue, dst, y)
+      call scan_int(CLSCAN_SUM, CLSCAN_EXCLUSIVE, 64, .false., x, ref)
+      call expect(all(y == ref), "custom sum: results")
+      call clscan_plan_release(custom)
+    end if
+    custom = clscan_plan_create_custom(context, device, "long", 8_c_size_t, "", "a + b", CLSCAN_EXCLUSIVE, err)
+    call expect(.not. c_associated(custom), "a custom operator without a neutral: a plan")
+    call expect_failure(err, CLSCAN_INVALID_CUSTOM_OPERATOR, clscan_last_error(), "a custom operator without a neutral")
+
+    ! A recurrence y(i) = a*y(i-1) + b(i) from y0, a constant, on an AFFINE double plan
+    affine = clscan_plan_create(context, device, CLSCAN_AFFINE, CLSCAN_DOUBLE, CLSCAN_INCLUSIVE, err)
+    if (err == CLSCAN_FP64_NOT_SUPPORTED) then
+      write (*, '(a)') "fortran_test: the device has no double precision; clscan_enqueue_recurrence not tested"
+    else
+      call expect_success(err, "clscan_plan_create (AFFINE double)")
+    end if
+    if (err == CL_SUCCESS) then
+      b = random_reals(n, -1.0_c_double, 1.0_c_double)
+      bbuf = clCreateBuffer(context, ior(CL_MEM_READ_WRITE, CL_MEM_COPY_HOST_PTR), bytes, c_loc(b), err)
+      if (err /= CL_SUCCESS) call setup_error("clCreateBuffer", err)
+      ybuf = clCreateBuffer(context, CL_MEM_READ_WRITE, bytes, c_null_ptr, err)
+      if (err /= CL_SUCCESS) call setup_error("clCreateBuffer", err)
+      a_const = 0.9_c_double
+      y0 = 3
+      options = clscan_scan_options()
+      options%init = c_loc(y0)
+      call expect_success(clscan_enqueue_recurrence(affine, queue, c_null_ptr, 0_c_size_t, c_loc(a_const), bbuf, &
+                                                    0_c_size_t, ybuf, 0_c_size_t, int(n, c_size_t), options, &
+                                                    0_c_int32_t, c_null_ptr, c_null_ptr), "clscan_enqueue_recurrence")
+      call expect_success(clEnqueueReadBuffer(queue, ybuf, CL_TRUE, 0_c_size_t, bytes, c_loc(yd), 0_c_int32_t, &
+                                              c_null_ptr, c_null_ptr), "clEnqueueReadBuffer")
+      state = y0
+      worst = 0
+      do i = 1, n
+        state = a_const * state + b(i)
+        worst = max(worst, abs(yd(i) - state))
+      end do
+      call expect(worst <= tol_double * 10, "clscan_enqueue_recurrence: results")
+      call expect_success(clReleaseMemObject(bbuf), "clReleaseMemObject")
+      call expect_success(clReleaseMemObject(ybuf), "clReleaseMemObject")
+      call clscan_plan_release(affine)
+    end if
+
+    ! A null plan: the status and a message, dst untouched
+    y = sentinel64
+    status = clscan_enqueue(c_null_ptr, queue, src, 0_c_size_t, dst, 0_c_size_t, int(n, c_size_t), 0_c_int32_t, &
+                            c_null_ptr, c_null_ptr)
+    call expect_failure(status, CLSCAN_INVALID_PLAN, clscan_last_error(), "clscan_enqueue without a plan")
+
+    call clscan_plan_release(plan)
+    call expect_success(clReleaseMemObject(src), "clReleaseMemObject")
+    call expect_success(clReleaseMemObject(dst), "clReleaseMemObject")
+    call expect_success(clReleaseMemObject(tot), "clReleaseMemObject")
+    call expect_success(clReleaseMemObject(hbuf), "clReleaseMemObject")
+    call expect_success(clReleaseMemObject(kbuf), "clReleaseMemObject")
+    call expect_success(clReleaseCommandQueue(queue), "clReleaseCommandQueue")
+    call expect_success(clReleaseContext(context), "clReleaseContext")
+  end subroutine test_device_buffers
+
+  ! A blocking read of the first size(values) int64 values of a buffer.
+  subroutine read_back(queue, buffer, values)
+    type(c_ptr), intent(in) :: queue, buffer
+    integer(c_int64_t), intent(inout), target, contiguous :: values(:)
+    call expect_success(clEnqueueReadBuffer(queue, buffer, CL_TRUE, 0_c_size_t, int(size(values), c_size_t) * 8, &
+                                            c_loc(values), 0_c_int32_t, c_null_ptr, c_null_ptr), "clEnqueueReadBuffer")
+  end subroutine read_back
+
+  subroutine setup_error(what, err)
+    character(len=*), intent(in) :: what
+    integer(c_int), intent(in) :: err
+    write (error_unit, '(4a)') "fortran_test: setup error: ", what, ": ", clscan_error_string(err)
+    stop 99
+  end subroutine setup_error
+
+end program fortran_test
