@@ -23,6 +23,7 @@ typedef struct host_device {
     cl_context context;
     cl_command_queue queue;
     int zero_copy;               /* buffers over the caller's arrays */
+    cl_ulong max_alloc;          /* CL_DEVICE_MAX_MEM_ALLOC_SIZE */
     clscan_plan *plans[CLSCAN_AFFINE + 1][CLSCAN_DOUBLE + 1][CLSCAN_EXCLUSIVE + 1];
 } host_device;
 
@@ -93,6 +94,8 @@ static cl_int open_device(const char *fn, const char *spec, host_device **out)
     if (clGetDeviceInfo(device, CL_DEVICE_HOST_UNIFIED_MEMORY, sizeof unified, &unified, NULL) != CL_SUCCESS)
         unified = CL_FALSE;
     d->zero_copy = unified == CL_TRUE && !dev.host_copy;
+    if (clGetDeviceInfo(device, CL_DEVICE_MAX_MEM_ALLOC_SIZE, sizeof d->max_alloc, &d->max_alloc, NULL) != CL_SUCCESS)
+        d->max_alloc = 0;
     const cl_context_properties props[] = {CL_CONTEXT_PLATFORM, (cl_context_properties)platform, 0};
     d->context = clCreateContext(props, 1, &device, NULL, NULL, &err);
     if (err == CL_SUCCESS)
@@ -234,6 +237,11 @@ static cl_int host_scan(const char *fn, const char *device_spec, clscan_op op, c
     host_device *d = NULL;
     cl_int err = open_device(fn, device_spec, &d);
     clscan_plan **plan = d ? &d->plans[op][type][kind] : NULL;
+    /* Checked here: a driver that allocates more (NVIDIA's) would read or write past the arrays
+     * of a caller whose count is wrong. */
+    if (err == CL_SUCCESS && d->max_alloc && bytes > d->max_alloc)
+        err = clscan_fail(CL_INVALID_BUFFER_SIZE, "%s: %zu bytes are more than the device allocates in one buffer "
+                          "(%llu)", fn, bytes, (unsigned long long)d->max_alloc);
     if (err == CL_SUCCESS && !*plan)
         *plan = clscan_plan_create(d->context, d->device, op, type, kind, &err);
     if (err == CL_SUCCESS)
