@@ -16,10 +16,12 @@ dist_man_MANS += \
 	doc/clscan_op_element_size.3 \
 	doc/clscan_plan_create.3 \
 	doc/clscan_plan_create_custom.3 \
+	doc/clscan_plan_get_accuracy.3 \
 	doc/clscan_plan_get_algorithm.3 \
 	doc/clscan_plan_get_tuning.3 \
 	doc/clscan_plan_get_variant.3 \
 	doc/clscan_plan_release.3 \
+	doc/clscan_plan_set_accuracy.3 \
 	doc/clscan_plan_set_algorithm.3 \
 	doc/clscan_plan_set_tuning.3 \
 	doc/clscan_plan_set_variant.3 \

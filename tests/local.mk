@@ -10,11 +10,12 @@
 # lookback_test    the single pass's fallback gives the fast path's bits, for every tile and
 #                  primitive shape; status layouts alternating on one plan
 # custom_test      custom operators against their references, the custom AFFINE bitwise against
-#                  the built-in, bad custom operators
+#                  the built-in in the working precision, bad custom operators
 # options_test     clscan_enqueue_with: carry-in from a value or a buffer, total out, reverse,
 #                  their combinations on built-in and custom operators, both algorithms, bad options
 # recurrence_test  clscan_enqueue_recurrence against the loop and bitwise against the pairs' scan:
-#                  a array or constant, y0, totals, reverse, in place, both algorithms, bad input
+#                  a array or constant, y0, totals, reverse, in place, both algorithms, both
+#                  accuracies, bad input
 # segmented_test   segmented scans and scans by key of built-in and custom operators, bad input
 # compact_test     compaction: densities, element sizes, block boundaries, indices, blocking call
 # bucket_test      bucketing: one bucket, more buckets than elements, empty and skewed, stability
