@@ -88,6 +88,10 @@ static clscan_status_layout choose_status(const clscan_variant_request *r)
         return CLSCAN_STATUS_PACKED;
     if (r->kernel_size == 8 && (r->info->nvidia_ptx || r->dev->status == CLSCAN_STATUS_WIDE))
         return CLSCAN_STATUS_WIDE;
+    /* The compensated float AFFINE's 16-byte values leave their fourth lane to the status (the
+     * developer's status=wide picks this too). */
+    if (r->compensated && r->kernel_size == 16 && (r->info->nvidia_ptx || r->dev->status == CLSCAN_STATUS_WIDE))
+        return CLSCAN_STATUS_LANE;
     return CLSCAN_STATUS_SEPARATE;
 }
 
@@ -122,7 +126,8 @@ static void automatic_tuning(const clscan_variant *v, size_t e, clscan_algorithm
         /* PoCL, 2^24 floats with the work-items' private arrays: 8 x 128 was fastest. */
         *wg = 8;
         *items = clamp(512 / e, 1, 4096);
-    } else if (algorithm == CLSCAN_ALGORITHM_SINGLE_PASS && v->status == CLSCAN_STATUS_WIDE) {
+    } else if (algorithm == CLSCAN_ALGORITHM_SINGLE_PASS &&
+               (v->status == CLSCAN_STATUS_WIDE || v->status == CLSCAN_STATUS_LANE)) {
         /* H200, float AFFINE 2^26: 128 x 32 0.356 ms, 256 x 16 0.420, 256 x 8 0.499. */
         *wg = 128;
         *items = clamp(256 / e, 1, 4096);
@@ -242,7 +247,7 @@ void clscan_variant_files(const clscan_variant *v, const char *files[CLSCAN_VARI
     static const char *const tiles[] = {NULL, "scan/tile_registers.cl", "scan/tile_staged.cl",
                                         "scan/tile_streamed.cl"};
     static const char *const status[] = {"scan/status_separate.cl", "scan/status_packed.cl",
-                                         "scan/status_wide.cl"};
+                                         "scan/status_wide.cl", "scan/status_lane.cl"};
     const int plain = CLSCAN_PROGRAM_IS_PLAIN(v->what), streamed = v->tiles == CLSCAN_TILES_STREAMED;
     size_t n = 0;
     files[n++] = "scan/contract.cl";

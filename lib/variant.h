@@ -38,7 +38,9 @@ typedef enum clscan_program_kind {
 typedef enum clscan_status_layout {
     CLSCAN_STATUS_SEPARATE,   /* status words apart from the values */
     CLSCAN_STATUS_PACKED,     /* status and a 4-byte value in one 64-bit word */
-    CLSCAN_STATUS_WIDE        /* status and an 8-byte value in one 16-byte word */
+    CLSCAN_STATUS_WIDE,       /* status and an 8-byte value in one 16-byte word */
+    CLSCAN_STATUS_LANE        /* status in the free fourth lane of a 16-byte value (compensated
+                               * float AFFINE) */
 } clscan_status_layout;
 
 /* What a variant is chosen from. */
