@@ -16,15 +16,18 @@
 # recurrence_test  clscan_enqueue_recurrence against the loop and bitwise against the pairs' scan:
 #                  a array or constant, y0, totals, reverse, in place, both algorithms, both
 #                  accuracies, bad input
+# accuracy_test    AFFINE float and double with a constant slope over 6250 tiles: the recurrence
+#                  (automatic accuracy) and the compensated pairs' scan within 4 times the loop's
+#                  error against a long double reference; exact products keep the working bits
 # segmented_test   segmented scans and scans by key of built-in and custom operators, bad input
 # compact_test     compaction: densities, element sizes, block boundaries, indices, blocking call
 # bucket_test      bucketing: one bucket, more buckets than elements, empty and skewed, stability
 # radix_sort_test  every key type, special values, stability through values, low key bits
 # swapped_comb.sh  noncomm_test with comb's arguments swapped (a kernel file replaced from
 #                  tests/hooks/swapped): must FAIL (XFAIL), proving the suite sees the order
-# kernel_variants.sh  noncomm_test, custom_test, segmented_test, options_test, recurrence_test and
-#                  the algorithms' tests on the kernel variants the default device does not use
-#                  (developer switches)
+# kernel_variants.sh  noncomm_test, custom_test, segmented_test, options_test, recurrence_test,
+#                  accuracy_test and the algorithms' tests on the kernel variants the default device
+#                  does not use (developer switches)
 # fault_test.sh, fault_order_test.sh, fault_outputs.sh  fault injection into the library's OpenCL
 #                  and allocation calls (the block at the end of this file)
 EXTRA_DIST += tests/swapped_comb.sh tests/kernel_variants.sh tests/valgrind.supp \
@@ -35,8 +38,8 @@ SH_LOG_COMPILER = $(SHELL)
 
 if ENABLE_TESTS
 TEST_PROGRAMS_ = tests/scan_test tests/multilevel_test tests/noncomm_test tests/errors_test tests/threads_test \
-	tests/lookback_test tests/custom_test tests/options_test tests/recurrence_test tests/segmented_test \
-	tests/compact_test tests/bucket_test tests/radix_sort_test
+	tests/lookback_test tests/custom_test tests/options_test tests/recurrence_test tests/accuracy_test \
+	tests/segmented_test tests/compact_test tests/bucket_test tests/radix_sort_test
 check_PROGRAMS += $(TEST_PROGRAMS_)
 TESTS += $(TEST_PROGRAMS_) tests/swapped_comb.sh tests/kernel_variants.sh
 XFAIL_TESTS += tests/swapped_comb.sh
@@ -57,6 +60,7 @@ tests_lookback_test_SOURCES = tests/lookback_test.c $(TESTUTIL_)
 tests_custom_test_SOURCES = tests/custom_test.c $(TESTOPS_) $(TESTUTIL_)
 tests_options_test_SOURCES = tests/options_test.c $(TESTOPS_) $(TESTUTIL_)
 tests_recurrence_test_SOURCES = tests/recurrence_test.c $(TESTUTIL_)
+tests_accuracy_test_SOURCES = tests/accuracy_test.c $(TESTUTIL_)
 tests_segmented_test_SOURCES = tests/segmented_test.c $(TESTOPS_) $(TESTUTIL_)
 tests_compact_test_SOURCES = tests/compact_test.c $(TESTUTIL_)
 tests_bucket_test_SOURCES = tests/bucket_test.c $(TESTUTIL_)
@@ -74,6 +78,7 @@ AM_TESTS_ENVIRONMENT = \
 	SEGMENTED_TEST='$(abs_top_builddir)/tests/segmented_test'; export SEGMENTED_TEST; \
 	OPTIONS_TEST='$(abs_top_builddir)/tests/options_test'; export OPTIONS_TEST; \
 	RECURRENCE_TEST='$(abs_top_builddir)/tests/recurrence_test'; export RECURRENCE_TEST; \
+	ACCURACY_TEST='$(abs_top_builddir)/tests/accuracy_test'; export ACCURACY_TEST; \
 	ALGO_TESTS='$(abs_top_builddir)/tests/compact_test $(abs_top_builddir)/tests/bucket_test \
 	$(abs_top_builddir)/tests/radix_sort_test'; export ALGO_TESTS;
 endif
