@@ -44,7 +44,9 @@ check-man:
 # and CSV files stay in the repository only).
 EXTRA_DIST += doc/operators.md doc/performance.md \
 	doc/perf/h200-scan-2026-11-29.txt doc/perf/h200-algos-2026-11-29.txt \
-	doc/perf/pocl-2core-2026-11-29.txt doc/perf/pocl-16core-2026-11-29.txt
+	doc/perf/pocl-2core-2026-11-29.txt doc/perf/pocl-16core-2026-11-29.txt \
+	doc/perf/pocl-accuracy-2026-11-30.txt doc/perf/pocl-accuracy-explain-2026-11-30.txt \
+	doc/perf/pocl-accuracy-time-2026-11-30.txt
 
 # The manual pages of compaction, bucketing and radix sort.
 dist_man_MANS += \
