@@ -83,3 +83,9 @@ EXTRA_DIST += bench/cub-bench-algos.cu bench/plot-algos.sh
 bench-algos: bench/clscan-bench-algos$(EXEEXT) $(BENCH_ALGOS_PEERS)
 	$(builddir)/bench/clscan-bench-algos$(EXEEXT) $(BENCH_ALGOS_PEER_ARGS) $(BENCH_ARGS)
 .PHONY: bench-algos
+
+# ---- Accuracy (bench/README): clscan-accuracy, the rounding error of AFFINE scans and float SUM
+# against the sequential loop, both against a compensated long double reference.
+noinst_PROGRAMS += bench/clscan-accuracy
+bench_clscan_accuracy_SOURCES = bench/clscan-accuracy.c
+bench_clscan_accuracy_LDADD = support/libclscan_support.la lib/libclscan.la $(OPENCL_LIBS) -lm

@@ -18,10 +18,12 @@ dist_man_MANS += \
 	doc/clscan_op_element_size.3 \
 	doc/clscan_plan_create.3 \
 	doc/clscan_plan_create_custom.3 \
+	doc/clscan_plan_get_accuracy.3 \
 	doc/clscan_plan_get_algorithm.3 \
 	doc/clscan_plan_get_tuning.3 \
 	doc/clscan_plan_get_variant.3 \
 	doc/clscan_plan_release.3 \
+	doc/clscan_plan_set_accuracy.3 \
 	doc/clscan_plan_set_algorithm.3 \
 	doc/clscan_plan_set_tuning.3 \
 	doc/clscan_plan_set_variant.3 \
@@ -47,7 +49,9 @@ check-man:
 EXTRA_DIST += doc/operators.md doc/performance.md \
 	doc/perf/h200-scan-2026-11-29.txt doc/perf/h200-algos-2026-11-29.txt \
 	doc/perf/pocl-2core-2026-11-29.txt doc/perf/pocl-16core-2026-11-29.txt \
-	doc/perf/h200-options-2026-11-30.txt doc/perf/pocl-options-2026-11-30.txt
+	doc/perf/h200-options-2026-11-30.txt doc/perf/pocl-options-2026-11-30.txt \
+	doc/perf/pocl-accuracy-2026-11-30.txt doc/perf/pocl-accuracy-explain-2026-11-30.txt \
+	doc/perf/pocl-accuracy-time-2026-11-30.txt
 
 # The Fortran module's page: installed with the module (fortran/local.mk), distributed always.
 EXTRA_DIST += doc/clscan_fortran.3

@@ -190,6 +190,36 @@ CLSCAN_API cl_int clscan_plan_set_variant(clscan_plan *plan, clscan_tiles tiles,
 CLSCAN_API cl_int clscan_plan_get_variant(const clscan_plan *plan, clscan_tiles *tiles,
                                           clscan_primitive *primitive);
 
+/* The arithmetic of the AFFINE plans of FLOAT and DOUBLE (every other plan's is exact, or rounds
+ * each operation once in the element type, whatever is set here):
+ *   COMPENSATED  the kernels carry each product of slopes as a double-word (an unevaluated sum
+ *                hi + lo, its rounding errors kept exactly by fma-based error-free
+ *                transformations) and fold lo into the offsets: the products and y have about
+ *                the error of the sequential loop in the same precision, or less, at every tuning
+ *                (clscan(3), "Floating-point results", has the bound and the measurements).
+ *                Elements in memory stay pairs; the kernels' elements, tile totals and carries
+ *                are twice as wide, and the arithmetic about twice as long (wants a fast fma).
+ *   WORKING      each product and sum rounded once in the element type, as the C expression
+ *                comb(p, c) = (c.a*p.a, c.a*p.b + c.b) without fma (the bits of a custom
+ *                operator with that expression): a constant slope's products drift with the
+ *                number of tiles (every tile's product carries the same rounding error, and the
+ *                carries compose them), and y with them.
+ *   AUTO         COMPENSATED for clscan_enqueue_recurrence, whose pairs never live in memory;
+ *                WORKING for scans of pairs (clscan_enqueue, clscan_enqueue_with), where
+ *                COMPENSATED costs CPUs 1.5 to 2 times the time (doc/performance.md).
+ * Segmented scans and scans by key of AFFINE plans round in the working precision. */
+typedef enum clscan_accuracy {
+    CLSCAN_ACCURACY_AUTO,
+    CLSCAN_ACCURACY_WORKING,
+    CLSCAN_ACCURACY_COMPENSATED
+} clscan_accuracy;
+/* Chooses the plan's accuracy (default AUTO) and rebuilds its kernels: CL_INVALID_VALUE for an
+ * unknown value, the build's status if it fails; the plan is unchanged on failure.  Must not race
+ * with clscan_enqueue on the same plan.  clscan_plan_get_accuracy gives the accuracy set (AUTO
+ * until one is; AUTO for NULL). */
+CLSCAN_API cl_int clscan_plan_set_accuracy(clscan_plan *plan, clscan_accuracy accuracy);
+CLSCAN_API clscan_accuracy clscan_plan_get_accuracy(const clscan_plan *plan);
+
 /* ---- Custom operators, segmented scans and scans by key (doc/operators.md) ------------------ */
 
 /* A user-defined operator, in OpenCL C.  The strings are compiled for the plan's device into the
@@ -304,8 +334,10 @@ CLSCAN_API cl_int clscan_enqueue_with(clscan_plan *plan, cl_command_queue queue,
  * ONE value of the type (not a pair; none = 0); total (if given) receives y[count-1];
  * reverse: y[i] = a[i] * y[i+1] + b[i], y[count] = y0.  Reads a and b once, writes y once.
  * The pairs (a[i], b[i]) are composed as by clscan_enqueue_with on pairs with the carry (1, y0),
- * with the same bits (except the total of a reduction, y NULL, over several tiles with
- * CLSCAN_ALGORITHM_REDUCE_THEN_SCAN: it comes from the pairs' scan, not their reduction).  Integer AFFINE plans work too (wrapping).  a == y with equal offsets is
+ * with the same bits when the plan's accuracy is set (clscan_plan_set_accuracy; under AUTO a
+ * recurrence is compensated and a scan of pairs is not), except the total of a reduction, y
+ * NULL, over several tiles with CLSCAN_ALGORITHM_REDUCE_THEN_SCAN: it comes from the pairs' scan,
+ * not their reduction.  Integer AFFINE plans work too (wrapping).  a == y with equal offsets is
  * in place too; other overlaps of y with a or b are CL_MEM_COPY_OVERLAP.  y may be NULL when a
  * total is given.  CLSCAN_INVALID_OPERATOR for a plan of another operator or a custom one,
  * CLSCAN_INVALID_KIND for an exclusive one, CL_INVALID_VALUE when a and a_const are NULL. */

@@ -32,7 +32,8 @@ static const char custom_template[] =
     "}\n"
     "#define T clscan_custom_type\n"
     "#define NEUTRAL clscan_custom_neutral()\n"
-    "#define COMB(a, b) clscan_custom_comb((a), (b))\n";
+    "#define COMB(a, b) clscan_custom_comb((a), (b))\n"
+    "#define COMB_STEP(a, b) COMB((a), (b))\n";
 
 cl_int clscan_custom_source(const clscan_custom *op, char **source)
 {

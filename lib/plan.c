@@ -33,6 +33,19 @@ static size_t pair_bound(size_t e)
     return e + (align > 2 ? align : 2);
 }
 
+/* Whether program `what` computes the compensated AFFINE (ops/builtin.cl): built-in AFFINE of
+ * FLOAT or DOUBLE, plain programs, when the accuracy is COMPENSATED, or AUTO for a recurrence
+ * (its elements never live in memory: the wider kernels cost no traffic).  The levels program
+ * exists for compensated programs only. */
+static int compensated(const clscan_plan *plan, clscan_program_kind what)
+{
+    const clscan_accuracy a = plan->want.accuracy;
+    return !plan->custom && plan->op == CLSCAN_AFFINE && (plan->type == CLSCAN_FLOAT || plan->type == CLSCAN_DOUBLE) &&
+           CLSCAN_PROGRAM_IS_PLAIN(what) &&
+           (a == CLSCAN_ACCURACY_COMPENSATED || what == CLSCAN_PROGRAM_LEVELS ||
+            (a == CLSCAN_ACCURACY_AUTO && CLSCAN_PROGRAM_IS_RECURRENCE(what)));
+}
+
 void clscan_plan_request(const clscan_plan *plan, clscan_program_kind what, clscan_variant_request *r)
 {
     const int floating = plan->type == CLSCAN_FLOAT || plan->type == CLSCAN_DOUBLE;
@@ -41,6 +54,9 @@ void clscan_plan_request(const clscan_plan *plan, clscan_program_kind what, clsc
     r->dev = &plan->dev;
     r->what = what;
     r->value_size = plan->element_size;
+    /* Compensated: the kernels' elements are (a, b, a_lo, 0), twice the pairs in memory. */
+    r->compensated = compensated(plan, what);
+    r->kernel_size = r->compensated ? 2 * plan->element_size : plan->element_size;
     r->pair_bound = plan->pair_bound;
     /* Exactly associative: every grouping gives the same bits (nothing is known of a user's). */
     r->exact = !plan->custom && (!floating || plan->op == CLSCAN_MAX || plan->op == CLSCAN_MIN ||
@@ -324,4 +340,21 @@ CLSCAN_API cl_int clscan_plan_set_algorithm(clscan_plan *plan, clscan_algorithm 
 CLSCAN_API clscan_algorithm clscan_plan_get_algorithm(const clscan_plan *plan)
 {
     return plan ? plan->programs[CLSCAN_PROGRAM_PLAIN].variant.algorithm : CLSCAN_ALGORITHM_AUTO;
+}
+
+CLSCAN_API cl_int clscan_plan_set_accuracy(clscan_plan *plan, clscan_accuracy accuracy)
+{
+    static const char fn[] = "clscan_plan_set_accuracy";
+    if (!plan)
+        return clscan_fail(CLSCAN_INVALID_PLAN, "%s: plan is NULL", fn);
+    if ((unsigned)accuracy > (unsigned)CLSCAN_ACCURACY_COMPENSATED)
+        return clscan_fail(CL_INVALID_VALUE, "%s: %d is not a clscan_accuracy", fn, (int)accuracy);
+    clscan_choices want = plan->want;
+    want.accuracy = accuracy;
+    return change(plan, &want, fn);
+}
+
+CLSCAN_API clscan_accuracy clscan_plan_get_accuracy(const clscan_plan *plan)
+{
+    return plan ? plan->want.accuracy : CLSCAN_ACCURACY_AUTO;
 }

@@ -56,6 +56,7 @@ typedef struct clscan_choices {
     clscan_tiles tiles;
     clscan_primitive primitive;
     clscan_algorithm algorithm;
+    clscan_accuracy accuracy;
 } clscan_choices;
 
 struct clscan_plan {

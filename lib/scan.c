@@ -49,16 +49,30 @@ static void no_options(const clscan_plan *plan, clscan_job_options *o)
     *o = none;
 }
 
-/* Runs the job on program `what` (the levels, in element order, on the plain or the heads
- * program), with the plan's lock. */
+/* The program that scans the levels of tile totals, in element order: the plain or the heads
+ * program; a compensated plan's levels program (its plain programs store pairs narrower than
+ * the totals), built only when reduce-then-scan needs it (NULL otherwise). */
+static cl_int levels_program(const char *fn, clscan_plan *plan, clscan_program_kind what, clscan_scan_job *j)
+{
+    const clscan_variant *v = &j->data->variant;
+    j->levels = NULL;
+    if (!CLSCAN_PROGRAM_IS_PLAIN(what))
+        return clscan_plan_program(plan, fn, CLSCAN_PROGRAM_HEADS, &j->levels);
+    if (!v->compensated)
+        return clscan_plan_program(plan, fn, CLSCAN_PROGRAM_PLAIN, &j->levels);
+    if (v->algorithm == CLSCAN_ALGORITHM_REDUCE_THEN_SCAN && j->count > v->wg * v->items)
+        return clscan_plan_program(plan, fn, CLSCAN_PROGRAM_LEVELS, &j->levels);
+    return CL_SUCCESS;
+}
+
+/* Runs the job on program `what` (and the levels' program), with the plan's lock. */
 static cl_int run(const char *fn, clscan_plan *plan, clscan_program_kind what, clscan_scan_job *j,
                   cl_command_queue queue, cl_uint nwait, const cl_event *wait, cl_event *event)
 {
     pthread_mutex_lock(&plan->lock);
     cl_int err = clscan_plan_program(plan, fn, what, &j->data);
     if (err == CL_SUCCESS)
-        err = clscan_plan_program(plan, fn, CLSCAN_PROGRAM_IS_PLAIN(what) ? CLSCAN_PROGRAM_PLAIN : CLSCAN_PROGRAM_HEADS,
-                                  &j->levels);
+        err = levels_program(fn, plan, what, j);
     if (err == CL_SUCCESS)
         err = clscan_scan_run(plan, j, queue, nwait, wait, event);
     pthread_mutex_unlock(&plan->lock);

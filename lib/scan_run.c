@@ -109,7 +109,10 @@ static cl_int reduce_then_scan(const clscan_plan *plan, const clscan_scan_job *j
         total += n[levels + 1];
         ++levels;
     }
-    cl_int err = clscan_scratch_grow(plan->context, &slot->totals, &slot->totals_bytes, total * plan->element_size);
+    /* Totals of the kernels' T (a compensated plan's are wider than its elements); segmented
+     * programs keep values (and flags apart). */
+    const size_t carry = j->segmented ? plan->element_size : j->data->variant.element_size;
+    cl_int err = clscan_scratch_grow(plan->context, &slot->totals, &slot->totals_bytes, total * carry);
     if (err == CL_SUCCESS && j->segmented)
         err = clscan_scratch_grow(plan->context, &slot->flags, &slot->flags_bytes, total);
     if (err != CL_SUCCESS)
@@ -137,9 +140,10 @@ static cl_int reduce_then_scan(const clscan_plan *plan, const clscan_scan_job *j
         return err;
     /* A reduction (no dst) scans the top level's totals for the total alone (one tile, through
      * the levels' program: the totals are in the order the data's program read them).  Not a
-     * recurrence's: its carry and total are single values where the levels' program takes pairs,
-     * so it runs the down-sweep and the data's last pass, which stores nothing. */
-    if (!j->opt.write_dst && !j->recurrence)
+     * recurrence's, nor a compensated plan's: their carries and totals are single values or
+     * pairs where the levels' program takes its T, so they run the down-sweep and the data's
+     * last pass, which stores nothing. */
+    if (!j->opt.write_dst && !j->recurrence && !j->data->variant.compensated)
         return scan_tiles(j, j->levels, c, scratch, off[levels], n[levels], NULL, &j->opt, want_event);
     /* Down: each level of totals in place, the top one without carries. */
     for (int l = levels; l >= 1 && err == CL_SUCCESS; --l) {

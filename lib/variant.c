@@ -75,19 +75,23 @@ static clscan_tiles choose_tiles(const clscan_variant_request *r, int gpu)
     return gpu ? CLSCAN_TILES_STAGED : CLSCAN_TILES_STREAMED;
 }
 
-/* Plain programs of the built-in operators pack a tile's status and value into one word where
- * that is one access: 4-byte values with 64-bit atomics; 8-byte values in 16-byte words on
- * NVIDIA GPUs (vector loads and stores of 16 bytes are single accesses there, as CUB assumes;
- * OpenCL does not promise it elsewhere).  H200, float AFFINE 2^26: 0.356 ms with 16-byte words
+/* Plain programs of the built-in operators pack a tile's status and value (the kernels' T) into
+ * one word where that is one access: 4-byte values with 64-bit atomics; 8-byte values in
+ * 16-byte words on NVIDIA GPUs (vector loads and stores of 16 bytes are single accesses there, as
+ * CUB assumes; OpenCL does not promise it elsewhere).  H200, float AFFINE 2^26: 0.356 ms with 16-byte words
  * against 0.417 for reduce-then-scan; float SUM 2^28: 0.648 ms packed against 1.026 apart. */
 static clscan_status_layout choose_status(const clscan_variant_request *r)
 {
     if (!CLSCAN_PROGRAM_IS_PLAIN(r->what) || !r->packable || r->dev->status == CLSCAN_STATUS_SEPARATE)
         return CLSCAN_STATUS_SEPARATE;
-    if (r->value_size == 4 && r->info->has_int64_atomics)
+    if (r->kernel_size == 4 && r->info->has_int64_atomics)
         return CLSCAN_STATUS_PACKED;
-    if (r->value_size == 8 && (r->info->nvidia_ptx || r->dev->status == CLSCAN_STATUS_WIDE))
+    if (r->kernel_size == 8 && (r->info->nvidia_ptx || r->dev->status == CLSCAN_STATUS_WIDE))
         return CLSCAN_STATUS_WIDE;
+    /* The compensated float AFFINE's 16-byte values leave their fourth lane to the status (the
+     * developer's status=wide picks this too). */
+    if (r->compensated && r->kernel_size == 16 && (r->info->nvidia_ptx || r->dev->status == CLSCAN_STATUS_WIDE))
+        return CLSCAN_STATUS_LANE;
     return CLSCAN_STATUS_SEPARATE;
 }
 
@@ -108,10 +112,11 @@ clscan_algorithm clscan_variant_algorithm(const clscan_variant *v, const clscan_
 }
 
 /* The automatic tuning (work-items, elements per work-item) before the device's limits, for the
- * device's own algorithm (a plan keeps its tuning when asked for the other one). */
-static void automatic_tuning(const clscan_variant *v, clscan_algorithm algorithm, size_t *wg, size_t *items)
+ * device's own algorithm (a plan keeps its tuning when asked for the other one); e: bytes of an
+ * element in memory (the kernels' may be wider: the limits see to that). */
+static void automatic_tuning(const clscan_variant *v, size_t e, clscan_algorithm algorithm, size_t *wg,
+                             size_t *items)
 {
-    const size_t e = v->element_size;
     if (v->tiles == CLSCAN_TILES_STREAMED) {
         /* One work-item, tiles of 16 KiB in four runs (PoCL, 2^24 floats: faster than 8 x 128
          * with private arrays). */
@@ -121,7 +126,8 @@ static void automatic_tuning(const clscan_variant *v, clscan_algorithm algorithm
         /* PoCL, 2^24 floats with the work-items' private arrays: 8 x 128 was fastest. */
         *wg = 8;
         *items = clamp(512 / e, 1, 4096);
-    } else if (algorithm == CLSCAN_ALGORITHM_SINGLE_PASS && v->status == CLSCAN_STATUS_WIDE) {
+    } else if (algorithm == CLSCAN_ALGORITHM_SINGLE_PASS &&
+               (v->status == CLSCAN_STATUS_WIDE || v->status == CLSCAN_STATUS_LANE)) {
         /* H200, float AFFINE 2^26: 128 x 32 0.356 ms, 256 x 16 0.420, 256 x 8 0.499. */
         *wg = 128;
         *items = clamp(256 / e, 1, 4096);
@@ -201,7 +207,8 @@ cl_int clscan_variant_choose(const char *fn, const clscan_variant_request *r, cl
     v->what = r->what;
     v->gpu = clscan_policy_gpu(r->info, r->dev);
     v->pair_bound = r->pair_bound;
-    v->element_size = CLSCAN_PROGRAM_IS_PLAIN(r->what) ? r->value_size : r->pair_bound;
+    v->element_size = CLSCAN_PROGRAM_IS_PLAIN(r->what) ? r->kernel_size : r->pair_bound;
+    v->compensated = r->compensated && CLSCAN_PROGRAM_IS_PLAIN(r->what);
     v->tiles = choose_tiles(r, v->gpu);
     v->status = choose_status(r);
     v->algorithm = clscan_variant_algorithm(v, r->info, r->algorithm);
@@ -216,7 +223,8 @@ cl_int clscan_variant_choose(const char *fn, const clscan_variant_request *r, cl
     if (v->tiles == CLSCAN_TILES_STREAMED && (!CLSCAN_PROGRAM_IS_PLAIN(r->what) || (auto_tiles && !streamable)))
         v->tiles = CLSCAN_TILES_REGISTERS;
     size_t wg, items;
-    automatic_tuning(v, clscan_variant_algorithm(v, r->info, CLSCAN_ALGORITHM_AUTO), &wg, &items);
+    automatic_tuning(v, CLSCAN_PROGRAM_IS_PLAIN(r->what) ? r->value_size : r->pair_bound,
+                     clscan_variant_algorithm(v, r->info, CLSCAN_ALGORITHM_AUTO), &wg, &items);
     v->wg = r->wg ? r->wg : wg;
     v->items = r->items ? r->items : items;
     if (r->shrink)
@@ -239,7 +247,7 @@ void clscan_variant_files(const clscan_variant *v, const char *files[CLSCAN_VARI
     static const char *const tiles[] = {NULL, "scan/tile_registers.cl", "scan/tile_staged.cl",
                                         "scan/tile_streamed.cl"};
     static const char *const status[] = {"scan/status_separate.cl", "scan/status_packed.cl",
-                                         "scan/status_wide.cl"};
+                                         "scan/status_wide.cl", "scan/status_lane.cl"};
     const int plain = CLSCAN_PROGRAM_IS_PLAIN(v->what), streamed = v->tiles == CLSCAN_TILES_STREAMED;
     size_t n = 0;
     files[n++] = "scan/contract.cl";
@@ -248,8 +256,12 @@ void clscan_variant_files(const clscan_variant *v, const char *files[CLSCAN_VARI
         files[n++] = segments[v->what];
     }
     files[n++] = "scan/combine.cl";
+    /* Elements in memory: those of a recurrence, pairs narrower than a compensated plan's T (not
+     * its levels of totals), or the kernels' own. */
     if (plain)
-        files[n++] = CLSCAN_PROGRAM_IS_RECURRENCE(v->what) ? "scan/io_recurrence.cl" : "scan/io_plain.cl";
+        files[n++] = CLSCAN_PROGRAM_IS_RECURRENCE(v->what) ? "scan/io_recurrence.cl"
+                     : v->compensated && v->what != CLSCAN_PROGRAM_LEVELS ? "scan/io_narrow.cl"
+                     : "scan/io_plain.cl";
     if (!streamed) {
         files[n++] = v->shuffle ? "scan/wg_two_level_shuffle.cl" : primitives[v->primitive];
         files[n++] = "scan/wg_tree.cl";
@@ -284,6 +296,8 @@ void clscan_variant_defines(const clscan_variant *v, char *buf, size_t size)
         n += snprintf(buf + n, size - (size_t)n, " -DCLSCAN_SUBGROUP=%zu", v->subgroup);
     if (CLSCAN_PROGRAM_IS_PLAIN(v->what) && n >= 0 && (size_t)n < size)
         n += snprintf(buf + n, size - (size_t)n, " -DCLSCAN_DIR=%d", CLSCAN_PROGRAM_IS_BACKWARDS(v->what) ? -1 : 1);
+    if (v->compensated && n >= 0 && (size_t)n < size)
+        n += snprintf(buf + n, size - (size_t)n, " -DCLSCAN_COMPENSATED=1");
     if (!CLSCAN_PROGRAM_IS_PLAIN(v->what) && n >= 0 && (size_t)n < size)
         n += snprintf(buf + n, size - (size_t)n, " -DCLSCAN_PAIR_BOUND=%zu%s", v->pair_bound,
                       v->what == CLSCAN_PROGRAM_KEYS_64 ? " -DCLSCAN_KEY_TYPE=ulong"

@@ -9,7 +9,9 @@
 #include "environment.h"
 
 /* What a program scans: plain elements (from the first or from the last), segments from heads
- * or keys, or the pairs of a linear recurrence made from its coefficients (AFFINE plans). */
+ * or keys, the pairs of a linear recurrence made from its coefficients (AFFINE plans), or the
+ * levels of tile totals of a plan whose kernels' elements are wider than its elements in memory
+ * (compensated AFFINE: the totals keep their low parts). */
 typedef enum clscan_program_kind {
     CLSCAN_PROGRAM_PLAIN,
     CLSCAN_PROGRAM_REVERSE,
@@ -17,15 +19,17 @@ typedef enum clscan_program_kind {
     CLSCAN_PROGRAM_KEYS_32,
     CLSCAN_PROGRAM_KEYS_64,
     CLSCAN_PROGRAM_RECURRENCE,
-    CLSCAN_PROGRAM_RECURRENCE_REVERSE
+    CLSCAN_PROGRAM_RECURRENCE_REVERSE,
+    CLSCAN_PROGRAM_LEVELS
 } clscan_program_kind;
-#define CLSCAN_PROGRAM_KINDS 7
+#define CLSCAN_PROGRAM_KINDS 8
 #define CLSCAN_PROGRAM_IS_RECURRENCE(what) \
     ((what) == CLSCAN_PROGRAM_RECURRENCE || (what) == CLSCAN_PROGRAM_RECURRENCE_REVERSE)
 /* Plain elements of the operator's type in the kernels, whatever the arrays hold: the plain
  * program's variant but for the direction and the loads and stores. */
-#define CLSCAN_PROGRAM_IS_PLAIN(what) \
-    ((what) == CLSCAN_PROGRAM_PLAIN || (what) == CLSCAN_PROGRAM_REVERSE || CLSCAN_PROGRAM_IS_RECURRENCE(what))
+#define CLSCAN_PROGRAM_IS_PLAIN(what)                                          \
+    ((what) == CLSCAN_PROGRAM_PLAIN || (what) == CLSCAN_PROGRAM_REVERSE ||     \
+     CLSCAN_PROGRAM_IS_RECURRENCE(what) || (what) == CLSCAN_PROGRAM_LEVELS)
 /* Read from the last element backwards. */
 #define CLSCAN_PROGRAM_IS_BACKWARDS(what) \
     ((what) == CLSCAN_PROGRAM_REVERSE || (what) == CLSCAN_PROGRAM_RECURRENCE_REVERSE)
@@ -34,7 +38,9 @@ typedef enum clscan_program_kind {
 typedef enum clscan_status_layout {
     CLSCAN_STATUS_SEPARATE,   /* status words apart from the values */
     CLSCAN_STATUS_PACKED,     /* status and a 4-byte value in one 64-bit word */
-    CLSCAN_STATUS_WIDE        /* status and an 8-byte value in one 16-byte word */
+    CLSCAN_STATUS_WIDE,       /* status and an 8-byte value in one 16-byte word */
+    CLSCAN_STATUS_LANE        /* status in the free fourth lane of a 16-byte value (compensated
+                               * float AFFINE) */
 } clscan_status_layout;
 
 /* What a variant is chosen from. */
@@ -43,6 +49,9 @@ typedef struct clscan_variant_request {
     const clscan_dev_options *dev;
     clscan_program_kind what;
     size_t value_size;           /* bytes of the operator's element */
+    size_t kernel_size;          /* bytes of the plain kernels' T: value_size, or more where the
+                                  * kernels carry more than memory holds (compensated AFFINE) */
+    int compensated;             /* AFFINE of FLOAT or DOUBLE with double-word products */
     size_t pair_bound;           /* bytes reserved per (head flag, value) pair */
     int exact;                   /* every grouping of comb gives the same bits */
     int packable;                /* a built-in operator: values may share a status word */
@@ -69,8 +78,9 @@ typedef struct clscan_variant {
     size_t wg, items, lanes;
     size_t lookback;             /* look-back window tiles per work-item */
     unsigned window_polls, spin_limit;
-    size_t element_size;         /* bytes of the kernels' T: the value, or a pair's bound */
+    size_t element_size;         /* bytes of the kernels' T: the value (kernel_size), or a pair's bound */
     size_t pair_bound;
+    int compensated;             /* CLSCAN_COMPENSATED: the compensated AFFINE of ops/builtin.cl */
 } clscan_variant;
 
 /* The device policy: GPU style for devices that are not CPUs, unless a developer switch says

@@ -5,10 +5,11 @@
 # look-back) with each work-group primitive (Hillis-Steele, Blelloch, the two levels NVIDIA's
 # warp shuffles use, here in local memory) and with the single pass's 16-byte status words for
 # 8-byte values; the CPUs' policy with the work-items' registers and each primitive; then
-# tests/custom_test, tests/segmented_test, tests/offsets_test, tests/options_test and
-# tests/recurrence_test on the GPUs' two-level variant; then the programs in ALGO_TESTS
-# (compaction, bucketing, radix sort) on the GPUs' kernels (the block scatter of compaction, the
-# radix sort's ranking scatter).
+# tests/custom_test, tests/segmented_test, tests/offsets_test, tests/options_test,
+# tests/recurrence_test and tests/accuracy_test on the GPUs' two-level variant, and
+# tests/accuracy_test with the 16-byte status words (the compensated float AFFINE's status in its
+# value's fourth lane); then the programs in ALGO_TESTS (compaction, bucketing, radix sort) on the
+# GPUs' kernels (the block scatter of compaction, the radix sort's ranking scatter).
 # Exit 0 only if every variant passes.
 prog=${NONCOMM_TEST:-./tests/noncomm_test}
 if test ! -x "$prog"; then
@@ -28,7 +29,8 @@ for variant in "policy=gpu" "policy=gpu;primitive=blelloch" "policy=gpu;primitiv
                "tiles=registers;primitive=two-level"; do
   run "$variant" "$prog"
 done
-for other in "$CUSTOM_TEST" "$SEGMENTED_TEST" "$OFFSETS_TEST" "$OPTIONS_TEST" "$RECURRENCE_TEST"; do
+for other in "$CUSTOM_TEST" "$SEGMENTED_TEST" "$OFFSETS_TEST" "$OPTIONS_TEST" "$RECURRENCE_TEST" \
+             "$ACCURACY_TEST"; do
   test -n "$other" || continue
   if test ! -x "$other"; then
     echo "kernel_variants.sh: ERROR: $other is missing" >&2
@@ -36,6 +38,9 @@ for other in "$CUSTOM_TEST" "$SEGMENTED_TEST" "$OFFSETS_TEST" "$OPTIONS_TEST" "$
   fi
   run "policy=gpu;primitive=two-level" "$other"
 done
+if test -n "$ACCURACY_TEST"; then
+  run "policy=gpu;status=wide" "$ACCURACY_TEST"
+fi
 for other in $ALGO_TESTS; do
   if test ! -x "$other"; then
     echo "kernel_variants.sh: ERROR: $other is missing" >&2

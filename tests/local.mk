@@ -10,11 +10,15 @@
 # lookback_test    the single pass's fallback gives the fast path's bits, for every tile and
 #                  primitive shape; status layouts alternating on one plan
 # custom_test      custom operators against their references, the custom AFFINE bitwise against
-#                  the built-in, bad custom operators
+#                  the built-in in the working precision, bad custom operators
 # options_test     clscan_enqueue_with: carry-in from a value or a buffer, total out, reverse,
 #                  their combinations on built-in and custom operators, both algorithms, bad options
 # recurrence_test  clscan_enqueue_recurrence against the loop and bitwise against the pairs' scan:
-#                  a array or constant, y0, totals, reverse, in place, both algorithms, bad input
+#                  a array or constant, y0, totals, reverse, in place, both algorithms, both
+#                  accuracies, bad input
+# accuracy_test    AFFINE float and double with a constant slope over 6250 tiles: the recurrence
+#                  (automatic accuracy) and the compensated pairs' scan within 4 times the loop's
+#                  error against a long double reference; exact products keep the working bits
 # host_test        clscan_host_with: carries, totals, reverse, reductions, a named device, over the
 #                  caller's memory and through copies, bad input
 # segmented_test   segmented scans and scans by key of built-in and custom operators, bad input
@@ -27,8 +31,8 @@
 # swapped_comb.sh  noncomm_test with comb's arguments swapped (a kernel file replaced from
 #                  tests/hooks/swapped): must FAIL (XFAIL), proving the suite sees the order
 # kernel_variants.sh  noncomm_test, custom_test, segmented_test, offsets_test, options_test,
-#                  recurrence_test and the algorithms' tests on the kernel variants the default
-#                  device does not use (developer switches)
+#                  recurrence_test, accuracy_test and the algorithms' tests on the kernel variants
+#                  the default device does not use (developer switches)
 # fault_test.sh, fault_order_test.sh, fault_outputs.sh  fault injection into the library's OpenCL
 #                  and allocation calls (the block at the end of this file)
 EXTRA_DIST += tests/swapped_comb.sh tests/kernel_variants.sh tests/valgrind.supp \
@@ -39,8 +43,9 @@ SH_LOG_COMPILER = $(SHELL)
 
 if ENABLE_TESTS
 TEST_PROGRAMS_ = tests/scan_test tests/multilevel_test tests/noncomm_test tests/errors_test tests/threads_test \
-	tests/lookback_test tests/custom_test tests/options_test tests/recurrence_test tests/segmented_test \
-	tests/host_test tests/offsets_test tests/compact_test tests/bucket_test tests/radix_sort_test
+	tests/lookback_test tests/custom_test tests/options_test tests/recurrence_test tests/accuracy_test \
+	tests/segmented_test tests/host_test tests/offsets_test tests/compact_test tests/bucket_test \
+	tests/radix_sort_test
 check_PROGRAMS += $(TEST_PROGRAMS_)
 TESTS += $(TEST_PROGRAMS_) tests/swapped_comb.sh tests/kernel_variants.sh
 XFAIL_TESTS += tests/swapped_comb.sh
@@ -62,6 +67,7 @@ tests_custom_test_SOURCES = tests/custom_test.c $(TESTOPS_) $(TESTUTIL_)
 tests_options_test_SOURCES = tests/options_test.c $(TESTOPS_) $(TESTUTIL_)
 tests_recurrence_test_SOURCES = tests/recurrence_test.c $(TESTUTIL_)
 tests_host_test_SOURCES = tests/host_test.c $(TESTUTIL_)
+tests_accuracy_test_SOURCES = tests/accuracy_test.c $(TESTUTIL_)
 tests_segmented_test_SOURCES = tests/segmented_test.c $(TESTOPS_) $(TESTUTIL_)
 tests_offsets_test_SOURCES = tests/offsets_test.c $(TESTOPS_) $(TESTUTIL_)
 tests_compact_test_SOURCES = tests/compact_test.c $(TESTUTIL_)
@@ -81,6 +87,7 @@ AM_TESTS_ENVIRONMENT = \
 	OFFSETS_TEST='$(abs_top_builddir)/tests/offsets_test'; export OFFSETS_TEST; \
 	OPTIONS_TEST='$(abs_top_builddir)/tests/options_test'; export OPTIONS_TEST; \
 	RECURRENCE_TEST='$(abs_top_builddir)/tests/recurrence_test'; export RECURRENCE_TEST; \
+	ACCURACY_TEST='$(abs_top_builddir)/tests/accuracy_test'; export ACCURACY_TEST; \
 	ALGO_TESTS='$(abs_top_builddir)/tests/compact_test $(abs_top_builddir)/tests/bucket_test \
 	$(abs_top_builddir)/tests/radix_sort_test'; export ALGO_TESTS;
 endif

@@ -6,7 +6,8 @@
  * results would depend on timing.  Here one plan is built as usual and one where every tile
  * recomputes the totals of all the tiles before it (a test hook in place of the status words,
  * tests/hooks/unpublished, and developer switches that skip the window), and their float SUM and
- * AFFINE scans of values with rounding everywhere must agree bit for bit, for each shape of the
+ * AFFINE scans (AFFINE in both accuracies) of values with rounding everywhere must agree bit for
+ * bit, for each shape of the
  * tile and of the primitive: staged (the GPUs' policy) with Hillis-Steele, two levels (the shape
  * NVIDIA's warp shuffles use) and Blelloch; the work-items' registers (the CPUs' policy) with two
  * levels and Blelloch; and the work-groups of one work-item that scan their tile in four streamed
@@ -49,7 +50,7 @@ static void set_or_unset(const char *name, const char *value)
 }
 
 /* The plan of variant v; fallback: every tile through the slow path. */
-static clscan_plan *make_plan(clscan_op op, int v, int fallback)
+static clscan_plan *make_plan(clscan_op op, clscan_accuracy accuracy, int v, int fallback)
 {
     char develop[256], kernels[8192];
     const char *srcdir = getenv("CLSCAN_SRCDIR");
@@ -70,6 +71,8 @@ static clscan_plan *make_plan(clscan_op op, int v, int fallback)
         err = clscan_plan_set_tuning(plan, variants[v].wg, variants[v].items);
     if (plan && err == CL_SUCCESS)
         err = clscan_plan_set_algorithm(plan, CLSCAN_ALGORITHM_SINGLE_PASS);
+    if (plan && err == CL_SUCCESS)
+        err = clscan_plan_set_accuracy(plan, accuracy);
     if (err != CL_SUCCESS) {
         fprintf(stderr, "lookback_test: plan for variant %d failed: %s: %s\n", v, clscan_error_string(err),
                 clscan_last_error());
@@ -89,12 +92,15 @@ static void fill(clscan_op op, float *x, size_t n)
             x[2 * i] = 0.9375f + x[2 * i] / 8.0f;
 }
 
+/* SUM, AFFINE in the working precision and compensated (whose tile totals carry the products'
+ * low parts) on each variant. */
 START_TEST(fallback_gives_the_fast_paths_bits)
 {
-    const clscan_op op = _i % 2 ? CLSCAN_AFFINE : CLSCAN_SUM;
-    const int v = _i / 2;
-    clscan_plan *fast = make_plan(op, v, 0);
-    clscan_plan *slow = make_plan(op, v, 1);
+    const clscan_op op = _i % 3 ? CLSCAN_AFFINE : CLSCAN_SUM;
+    const clscan_accuracy accuracy = _i % 3 == 2 ? CLSCAN_ACCURACY_COMPENSATED : CLSCAN_ACCURACY_WORKING;
+    const int v = _i / 3;
+    clscan_plan *fast = make_plan(op, accuracy, v, 0);
+    clscan_plan *slow = make_plan(op, accuracy, v, 1);
     /* The automatic tuning depends on the status layout, which the slow path forces: the slow
      * plan takes the fast one's, so that both combine in the same order. */
     size_t fast_wg = 0, fast_items = 0;
@@ -131,9 +137,10 @@ START_TEST(fallback_gives_the_fast_paths_bits)
     clscan_plan_release(fast);
     clscan_plan_release(slow);
     free(x), free(y1), free(y2);
-    ck_assert_msg(first == n, "[seed %llu] float %s single pass, policy %s, tiles %d, primitive %d, tuning %zu x %zu, "
-                  "%zu elements: fast path and fallback differ first at %zu: %s vs %s",
-                  (unsigned long long)tu_seed, tu_op_name(op), variants[v].policy ? variants[v].policy : "default",
+    ck_assert_msg(first == n, "[seed %llu] float %s (accuracy %d) single pass, policy %s, tiles %d, primitive %d, "
+                  "tuning %zu x %zu, %zu elements: fast path and fallback differ first at %zu: %s vs %s",
+                  (unsigned long long)tu_seed, tu_op_name(op), (int)accuracy,
+                  variants[v].policy ? variants[v].policy : "default",
                   (int)tiles, (int)primitive, wg, items, n, first, d1, d2);
 }
 END_TEST
@@ -193,7 +200,7 @@ int main(void)
     tu_watchdog(540);
     Suite *s = suite_create("lookback");
     TCase *tc = tcase_create("fallback");
-    tcase_add_loop_test(tc, fallback_gives_the_fast_paths_bits, 0, 2 * NVARIANTS);
+    tcase_add_loop_test(tc, fallback_gives_the_fast_paths_bits, 0, 3 * NVARIANTS);
     suite_add_tcase(s, tc);
     TCase *layouts = tcase_create("status layouts");
     tcase_add_test(layouts, plain_and_segmented_single_passes_alternate_on_one_plan);

@@ -2,7 +2,8 @@
  * loop (exact for integers, within a rounding bound for float and double) and bitwise against
  * clscan_enqueue_with on the pairs (a[i], b[i]) with the carry (1, y0); a as an array and as a
  * constant, y0 from the host and from the device, totals, reverse, in place and y NULL, both
- * multi-tile algorithms, tiles of 16 (several levels) and the automatic tuning, counts 0, 1,
+ * multi-tile algorithms, tiles of 16 (several levels) and the automatic tuning, both accuracies
+ * (clscan_plan_set_accuracy), counts 0, 1,
  * around a tile and over thousands of tiles; and its bad arguments (rejected, buffers untouched).
  *
  * Exit status: 0 all checks passed, 1 a check failed, 77 no device, 99 a setup error. */
@@ -17,12 +18,17 @@
 
 #define GUARD 5   /* values of guard around every range */
 
-/* The plans under test: type and tuning (0, 0: automatic). */
+/* The plans under test: type, tuning (0, 0: automatic) and accuracy, set on the plan, so that its
+ * scans of pairs compute what its recurrences compute (AUTO's recurrences are COMPENSATED:
+ * accuracy_test). */
 static const struct {
     clscan_type type;
     size_t wg, items;
+    clscan_accuracy accuracy;
 } configs[] = {
-    {CLSCAN_FLOAT, 8, 2}, {CLSCAN_FLOAT, 0, 0}, {CLSCAN_DOUBLE, 8, 2}, {CLSCAN_DOUBLE, 0, 0}, {CLSCAN_UINT64, 8, 2},
+    {CLSCAN_FLOAT, 8, 2, CLSCAN_ACCURACY_COMPENSATED},  {CLSCAN_FLOAT, 0, 0, CLSCAN_ACCURACY_COMPENSATED},
+    {CLSCAN_DOUBLE, 8, 2, CLSCAN_ACCURACY_WORKING},     {CLSCAN_DOUBLE, 0, 0, CLSCAN_ACCURACY_COMPENSATED},
+    {CLSCAN_UINT64, 8, 2, CLSCAN_ACCURACY_AUTO},
 };
 #define NCONFIGS (int)(sizeof configs / sizeof configs[0])
 
@@ -164,6 +170,9 @@ static bool run_case(int config, clscan_algorithm algo, size_t n, const rec_case
     const size_t wg = configs[config].wg, items = configs[config].items;
     const size_t s = tu_scalar_size(t), bytes = (n + 2 * GUARD) * s, small = (2 * GUARD + 1) * s;
     clscan_plan *plan = tu_plan_algo(CLSCAN_AFFINE, t, CLSCAN_INCLUSIVE, wg, items, algo);
+    if (clscan_plan_get_accuracy(plan) != configs[config].accuracy)
+        ck_assert_msg(clscan_plan_set_accuracy(plan, configs[config].accuracy) == CL_SUCCESS, "%s",
+                      clscan_last_error());
     unsigned char *a = malloc(bytes), *b = malloc(bytes), *y = malloc(bytes), *before = malloc(bytes);
     unsigned char *b_after = malloc(bytes), *a_after = malloc(bytes), *pairs_y = malloc(bytes);
     unsigned char *carry = malloc(small), *tot = malloc(small), *tot_before = malloc(small), *pairs_total = malloc(s);
@@ -209,8 +218,9 @@ static bool run_case(int config, clscan_algorithm algo, size_t n, const rec_case
         tu_read(tu.queue, bbuf, bytes, b_after);
 
     char what[256];
-    snprintf(what, sizeof what, "[seed %llu] AFFINE %s, tuning %zu x %zu, %s, %zu values, a %s, y0 %s, total %d, "
-             "reverse %d, %s", (unsigned long long)tu_seed, tu_type_name(t), wg, items,
+    snprintf(what, sizeof what, "[seed %llu] AFFINE %s (accuracy %d), tuning %zu x %zu, %s, %zu values, a %s, y0 %s, "
+             "total %d, reverse %d, %s", (unsigned long long)tu_seed, tu_type_name(t), (int)configs[config].accuracy,
+             wg, items,
              algo == CLSCAN_ALGORITHM_SINGLE_PASS ? "single pass" : "reduce-then-scan", n,
              c->a_const ? "constant" : "array", c->carry == 2 ? "carry_in" : c->carry ? "init" : "none", c->total,
              c->reverse, c->layout == 0 ? "separate y" : c->layout == 1 ? "in place" : "y NULL");

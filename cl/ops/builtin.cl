@@ -3,11 +3,15 @@
  * The scan kernels (cl/scan/) are generic: they need only
  *   T             the element type,
  *   NEUTRAL       the neutral element, an expression of type T,
- *   COMB(a, b)    the associative combination, a = previous (left), b = current.
+ *   COMB(a, b)    the associative combination, a = previous (left), b = current,
+ *   COMB_STEP(a, b)  the same where the result is only extended by one more element or stored
+ *                 (a work-item's sequential run, the outputs): COMB, or for the compensated
+ *                 AFFINE an unnormalised form of it, equal once stored.
  * This file makes each built-in operator an instance of that mechanism, chosen with
  *   -DCLSCAN_OP=CLSCAN_SUM|CLSCAN_MAX|CLSCAN_MIN|CLSCAN_LAST_NONZERO|CLSCAN_AFFINE
  *   -DCLSCAN_TYPE=CLSCAN_INT32|CLSCAN_UINT32|CLSCAN_INT64|CLSCAN_UINT64|CLSCAN_FLOAT|CLSCAN_DOUBLE
- * A user-supplied operator defines T, NEUTRAL and COMB itself instead of including this file. */
+ * A user-supplied operator defines T, NEUTRAL and COMB itself (and COMB_STEP as COMB) instead of
+ * including this file (lib/custom.c). */
 
 /* The values of the clscan_op and clscan_type enums of clscan.h. */
 #define CLSCAN_SUM          0
@@ -27,8 +31,9 @@
 #pragma OPENCL FP_CONTRACT OFF
 
 /* S: the scalar type; U: the unsigned type of the same width, in which integer arithmetic
- * wraps (signed overflow is undefined in OpenCL C); S2/U2: pairs, for AFFINE; SEL: the
- * integer type of S's width that select() takes as its condition. */
+ * wraps (signed overflow is undefined in OpenCL C); S2/U2: pairs, for AFFINE (S4: the
+ * compensated AFFINE's elements); SEL: the integer type of S's width that select() takes as its
+ * condition. */
 #if CLSCAN_TYPE == CLSCAN_INT32
 #define SEL int
 #define S int
@@ -73,6 +78,7 @@
 #define SEL int
 #define S float
 #define S2 float2
+#define S4 float4
 #define S_FLOATING 1
 #define S_LOWEST (-INFINITY)
 #define S_HIGHEST INFINITY
@@ -81,6 +87,7 @@
 #define SEL long
 #define S double
 #define S2 double2
+#define S4 double4
 #define S_FLOATING 1
 #define S_LOWEST (-(double)INFINITY)
 #define S_HIGHEST ((double)INFINITY)
@@ -135,11 +142,68 @@ inline S clscan_op_extremum(S a, S b)
 #define NEUTRAL ((S)0)
 #define COMB(a, b) select((a), (b), (SEL)((b) != (S)0))
 
+#elif CLSCAN_OP == CLSCAN_AFFINE && defined(S_FLOATING) && CLSCAN_COMPENSATED
+/* Compensated AFFINE (CLSCAN_ACCURACY_COMPENSATED; the host defines CLSCAN_COMPENSATED 1): the
+ * kernels carry each element as (a, b, a_lo, 0), the map x -> (a + a_lo)*x + b, so that the
+ * product of the slopes is an unevaluated double-word a + a_lo, far more accurate than one
+ * rounded value.  (With a constant slope every full tile has the same product, and a product
+ * rounded once in the working precision is off by the same amount in every tile: the carries,
+ * which compose those products tile after tile, would drift linearly with the number of tiles,
+ * and y with them.)
+ *   COMB_STEP(p, c), a work-item's sequential step and the outputs: hi = c.a*p.a rounded; its
+ *   error, exactly, by TwoProduct (an fma: T. J. Dekker, "A floating-point technique for
+ *   extending the available precision", Numer. Math. 18, 1971; T. Ogita, S. M. Rump, S. Oishi,
+ *   "Accurate sum and dot product", SIAM J. Sci. Comput. 26(6), 2005), plus the low parts' terms
+ *   c.a*p.a_lo + c.a_lo*p.a (c.a_lo*p.a_lo is dropped), is the low part: for elements from
+ *   memory (a_lo 0) S. Graillat's compensated product ("Accurate floating-point product and
+ *   exponentiation", IEEE Trans. Computers 58(7), 2009), whose low part stays within a few
+ *   hundred ulps of hi over a run; b = c.a*p.b + (c.a_lo*p.b + c.b), the latter fused.
+ *   COMB(p, c): the same, renormalised by Fast2Sum (|a_lo| <= half an ulp of a): the product of
+ *   a double-word by a double-word (M. Joldes, J.-M. Muller, V. Popescu, "Tight and rigorous
+ *   error bounds for basic building blocks of double-word arithmetic", ACM TOMS 44(2), 2017), so
+ *   that chains of carries, however long, compose renormalised products.  NARROW of either gives
+ *   the same pair (a + a_lo rounded once).
+ * Where no product is rounded (a_lo 0) the results are those of the working precision, bits and
+ * signs of zeros included, and a product that overflows to inf stays inf (its a_lo is then
+ * ignored: no inf - inf).  Memory holds pairs (NARROW_T): WIDEN makes an element of one, NARROW
+ * rounds a + a_lo back.  AFFINE_MAKE(a, b): the element of a pair's values
+ * (scan/io_recurrence.cl). */
+#define T S4
+#define NEUTRAL ((S4)((S)1, (S)0, (S)0, (S)0))
+#define COMB(p, c) clscan_op_affine((p), (c))
+#define COMB_STEP(p, c) clscan_op_affine_step((p), (c))
+#define NARROW_T S2
+#define WIDEN(v) ((S4)((v).x, (v).y, (S)0, (S)0))
+#define NARROW(t) ((S2)(select((t).x, (t).x + (t).z, (SEL)((t).z != (S)0) & (SEL)isfinite((t).x)), \
+                         (t).y))
+#define AFFINE_MAKE(a, b) ((S4)((a), (b), (S)0, (S)0))
+inline S4 clscan_op_affine_step(S4 p, S4 c)
+{
+    /* c.a_lo's terms behind a test, which the compiler removes where c is an element just
+     * loaded (c.a_lo a constant 0); a_lo is finite wherever a is (an overflow makes a_lo inf or
+     * NaN, but then a is inf or NaN first), and counts only where a is finite */
+    const SEL c_lo = (SEL)(c.z != (S)0) & (SEL)isfinite(c.x);
+    const S hi = c.x * p.x, e = fma(c.x, p.x, -hi);
+    const S lo = fma(c.x, p.z, select(e, fma(c.z, p.x, e), c_lo));
+    const S b = c.x * p.y + select(c.y, fma(c.z, p.y, c.y), c_lo);
+    return (S4)(hi, b, lo, (S)0);
+}
+inline S4 clscan_op_affine(S4 p, S4 c)
+{
+    const S4 r = clscan_op_affine_step(p, c);
+    const S lo = select((S)0, r.z, (SEL)isfinite(r.x));
+    const SEL inexact = lo != (S)0;
+    const S a = select(r.x, r.x + lo, inexact);
+    return (S4)(a, r.y, select((S)0, lo - (a - r.x), inexact), (S)0);
+}
+
 #elif CLSCAN_OP == CLSCAN_AFFINE
-/* (a, b) stands for x -> a*x + b; comb(p, c) = c after p = (c.a*p.a, c.a*p.b + c.b). */
+/* (a, b) stands for x -> a*x + b; comb(p, c) = c after p = (c.a*p.a, c.a*p.b + c.b), each
+ * product and sum rounded once (CLSCAN_ACCURACY_WORKING, and the integer types). */
 #define T S2
 #define NEUTRAL ((S2)((S)1, (S)0))
 #define COMB(p, c) clscan_op_affine((p), (c))
+#define AFFINE_MAKE(a, b) ((S2)((a), (b)))
 inline S2 clscan_op_affine(S2 p, S2 c)
 {
 #ifdef S_FLOATING
@@ -152,4 +216,10 @@ inline S2 clscan_op_affine(S2 p, S2 c)
 
 #else
 #error "CLSCAN_OP is not one of the clscan_op values"
+#endif
+
+/* COMB_STEP(p, c): a work-item's sequential step and the outputs (scan/items.cl,
+ * scan/tile_streamed.cl), COMB itself but for the compensated AFFINE. */
+#ifndef COMB_STEP
+#define COMB_STEP(p, c) COMB((p), (c))
 #endif

@@ -2,13 +2,15 @@
  *
  * A scan program is joined by the host (lib/variant.c picks the parts, lib/source.c joins them)
  * from, in this order:
- *   the operator           T, NEUTRAL and COMB(a, b), a the previous (left) value: ops/builtin.cl
- *                          or a custom operator's snippets (lib/custom.c)
+ *   the operator           T, NEUTRAL, COMB(a, b) and COMB_STEP(a, b), a the previous (left)
+ *                          value: ops/builtin.cl or a custom operator's snippets (lib/custom.c)
  *   segmented programs:    scan/segmented.cl (the operator on (head flag, value) pairs) and
  *                          scan/segments_heads.cl or scan/segments_keys.cl (where heads come from)
  *   scan/contract.cl       this file
- *   scan/combine.cl        COMBINE: the one place that decides the order of comb's arguments
- *   scan/io_plain.cl       plain programs: where elements come from and go to
+ *   scan/combine.cl        COMBINE, COMBINE_STEP: the one place that decides the order of comb's
+ *                          arguments
+ *   scan/io_plain.cl       plain programs: where elements come from and go to (scan/io_narrow.cl,
+ *                          scan/io_recurrence.cl: elements narrower than T, a recurrence's)
  *   scan/wg_*.cl           the work-group primitive, and scan/wg_tree.cl (its total, alone)
  *   scan/items.cl or scan/items_segmented.cl    one work-item's elements in registers
  *   scan/tile_*.cl         one tile: load, scan, store (registers, staged or streamed)
@@ -25,7 +27,7 @@
  *                     dividing CLSCAN_ITEMS): shorter dependency chains for CPUs
  *   CLSCAN_EXCLUSIVE  0 or 1: the kind of clscan_scan_tiles and of the single pass
  * and those the chosen parts name (CLSCAN_SUBGROUP, CLSCAN_LOOKBACK, CLSCAN_WINDOW_POLLS,
- * CLSCAN_SPIN_LIMIT, CLSCAN_PAIR_BOUND, CLSCAN_KEY_TYPE).
+ * CLSCAN_SPIN_LIMIT, CLSCAN_PAIR_BOUND, CLSCAN_KEY_TYPE), or the operator (CLSCAN_COMPENSATED).
  *
  * Every output is comb(carry, ...) of the carry-in of its tile, so the result is the fold from
  * NEUTRAL whatever the tiling; exclusive results are inclusive ones shifted right by one with

@@ -56,14 +56,14 @@ CLSCAN_INLINE void items_store_partial(const T *v, __global OUT_T *dst, ulong fi
                 STORE_OUT(dst, first + l * RUN + r, v[VIDX(l, r)]);
 }
 
-/* Each run on its own (independent dependency chains, which a CPU overlaps); the total is the
- * left fold of the runs' totals.  Every total in the kernels comes from here, so equal inputs
- * give equal bits. */
+/* Each run on its own (independent dependency chains, which a CPU overlaps; COMBINE_STEP); the
+ * total is the left fold of the runs' totals.  Every total in the kernels comes from here, so
+ * equal inputs give equal bits. */
 CLSCAN_INLINE T item_scan(T *v)
 {
     for (uint r = 1; r < RUN; ++r)
         for (uint l = 0; l < CLSCAN_LANES; ++l)
-            v[VIDX(l, r)] = COMBINE(v[VIDX(l, r - 1)], v[VIDX(l, r)]);
+            v[VIDX(l, r)] = COMBINE_STEP(v[VIDX(l, r - 1)], v[VIDX(l, r)]);
     T total = v[VIDX(0, RUN - 1)];
     for (uint l = 1; l < CLSCAN_LANES; ++l)
         total = COMBINE(total, v[VIDX(l, RUN - 1)]);
@@ -71,7 +71,8 @@ CLSCAN_INLINE T item_scan(T *v)
 }
 
 /* Run l gets prefix q[l] = p, then the totals of the runs before it; inclusive v = comb(q, v);
- * exclusive shifts right by one within the run, with q in front. */
+ * exclusive shifts right by one within the run, with q in front.  The outputs are only stored:
+ * COMBINE_STEP. */
 CLSCAN_INLINE void item_apply(T *v, T p, const int exclusive)
 {
     T q[CLSCAN_LANES];
@@ -81,12 +82,12 @@ CLSCAN_INLINE void item_apply(T *v, T p, const int exclusive)
     if (exclusive) {
         for (uint r = RUN - 1; r > 0; --r)
             for (uint l = 0; l < CLSCAN_LANES; ++l)
-                v[VIDX(l, r)] = COMBINE(q[l], v[VIDX(l, r - 1)]);
+                v[VIDX(l, r)] = COMBINE_STEP(q[l], v[VIDX(l, r - 1)]);
         for (uint l = 0; l < CLSCAN_LANES; ++l)
             v[VIDX(l, 0)] = q[l];
     } else {
         for (uint r = 0; r < RUN; ++r)
             for (uint l = 0; l < CLSCAN_LANES; ++l)
-                v[VIDX(l, r)] = COMBINE(q[l], v[VIDX(l, r)]);
+                v[VIDX(l, r)] = COMBINE_STEP(q[l], v[VIDX(l, r)]);
     }
 }

@@ -26,6 +26,7 @@ CLSCAN_INLINE clscan_value clscan_value_comb(clscan_value a, clscan_value b)
 #undef T
 #undef NEUTRAL
 #undef COMB
+#undef COMB_STEP
 
 /* h: some segment starts within the elements combined.  (An exclusive scan also needs each
  * element's own head, to give a segment's first element the neutral value: the work-items keep
@@ -65,6 +66,7 @@ CLSCAN_INLINE clscan_pair clscan_pair_comb(clscan_pair a, clscan_pair b)
 #define T clscan_pair
 #define NEUTRAL clscan_pair_neutral()
 #define COMB(a, b) clscan_pair_comb((a), (b))
+#define COMB_STEP(a, b) COMB((a), (b))
 
 /* A work-item's flags (scan/items_segmented.cl): bit 0 (FLAG_OWN) the element starts a
  * segment; bit 1 (FLAG_RUN) a segment starts in its run up to it (the pair's h after the

@@ -1,5 +1,6 @@
 /* The single pass's tile status words, behind one interface (scan/status_separate.cl,
- * scan/status_packed.cl and scan/status_wide.cl are its layouts):
+ * scan/status_packed.cl, scan/status_wide.cl and scan/status_lane.cl are its
+ * layouts):
  *   status_publish(s, g, st, value)   tile g announces its total (STATUS_AGGREGATE) or its
  *                                     inclusive prefix (STATUS_PREFIX)
  *   status_poll(s, j, &value)         tile j's status (0: nothing yet) and the value it announces

@@ -23,9 +23,9 @@ CLSCAN_INLINE T stream_at(__global const IN_T *src IN_PARAMS, ulong base, uint i
     return full || base + i < count ? LOAD_IN(src, base + i) : NEUTRAL;
 }
 
-/* The runs' inclusive scans into runs[] (if store: a local pointer cannot be tested for NULL,
- * since address 0 of local memory is a valid one on GPUs) and their totals into t[]; returns the
- * tile's total. */
+/* The runs' inclusive scans (COMBINE_STEP) into runs[] (if store: a local pointer cannot be
+ * tested for NULL, since address 0 of local memory is a valid one on GPUs) and their totals into
+ * t[]; returns the tile's total. */
 CLSCAN_INLINE T stream_runs(T *t, __global const IN_T *src IN_PARAMS, ulong base, ulong count, __local T *runs, const int store,
                             const int full)
 {
@@ -40,10 +40,10 @@ CLSCAN_INLINE T stream_runs(T *t, __global const IN_T *src IN_PARAMS, ulong base
         runs[3 * SL] = a3;
     }
     for (uint j = 1; j < SL; ++j) {
-        a0 = COMBINE(a0, stream_at(src IN_ARGS, base, j, count, full));
-        a1 = COMBINE(a1, stream_at(src IN_ARGS, base, SL + j, count, full));
-        a2 = COMBINE(a2, stream_at(src IN_ARGS, base, 2 * SL + j, count, full));
-        a3 = COMBINE(a3, stream_at(src IN_ARGS, base, 3 * SL + j, count, full));
+        a0 = COMBINE_STEP(a0, stream_at(src IN_ARGS, base, j, count, full));
+        a1 = COMBINE_STEP(a1, stream_at(src IN_ARGS, base, SL + j, count, full));
+        a2 = COMBINE_STEP(a2, stream_at(src IN_ARGS, base, 2 * SL + j, count, full));
+        a3 = COMBINE_STEP(a3, stream_at(src IN_ARGS, base, 3 * SL + j, count, full));
         if (store) {
             runs[j] = a0;
             runs[SL + j] = a1;
@@ -76,8 +76,8 @@ CLSCAN_INLINE T stream_total(__global const IN_T *src IN_PARAMS, ulong base, ulo
     return stream_runs(t, src IN_ARGS, base, count, runs, 0, 0);
 }
 
-/* Run r's output: comb(q, its inclusive scan), or for exclusive the same shifted right by one
- * with q in front; n: the tile's elements before count. */
+/* Run r's output: comb(q, its inclusive scan) (COMBINE_STEP: only stored), or for exclusive the
+ * same shifted right by one with q in front; n: the tile's elements before count. */
 CLSCAN_INLINE void stream_store_run(__global OUT_T *dst, ulong base, uint n, __local const T *runs, uint r, T q,
                                     const int exclusive)
 {
@@ -87,10 +87,10 @@ CLSCAN_INLINE void stream_store_run(__global OUT_T *dst, ulong base, uint n, __l
     if (exclusive) {
         STORE_OUT(dst, base + first, q);
         for (uint i = first + 1; i < end; ++i)
-            STORE_OUT(dst, base + i, COMBINE(q, runs[i - 1]));
+            STORE_OUT(dst, base + i, COMBINE_STEP(q, runs[i - 1]));
     } else {
         for (uint i = first; i < end; ++i)
-            STORE_OUT(dst, base + i, COMBINE(q, runs[i]));
+            STORE_OUT(dst, base + i, COMBINE_STEP(q, runs[i]));
     }
 }
 
