@@ -2,11 +2,11 @@
  * AFFINE operator: its pairs (a, b), maps y -> a*y + b, are made as the elements are loaded,
  * from the array of b (the source), and from the array of a or the one constant a; the scan
  * composes them, and the second component of the inclusive scan is y[i].  Only y is stored, so
- * the kernels read a and b once and write y once, without an array of pairs.
- * (AFFINE_MAKE(a, b) of ops/builtin.cl makes the element, a pair or a compensated one.)  The
- * tiles' totals and carries stay T (the levels of reduce-then-scan run on the plan's plain
- * program, or on its levels program when it is compensated).
- * The names are those of scan/io_plain.cl, read forwards or backwards the same way.
+ * the kernels read a and b once and write y once, without an array of pairs (AFFINE_MAKE(a, b)
+ * of ops/builtin.cl makes the element: a pair, or a compensated one).  The tiles' totals and
+ * carries stay T (the levels of reduce-then-scan run on the plan's plain program, or on its
+ * levels program where the recurrence is compensated).  The names are those of
+ * scan/io_plain.cl, read forwards or backwards the same way.
  *   carry y0:  the pair (1, y0): the map y -> y + y0 applied to y[-1] = 0 gives y0
  *   total:     the second component, y[count - 1] */
 #define AT(p, i) (p)[CLSCAN_DIR * (long)(i)]
