@@ -74,11 +74,17 @@ void clscan_plan_request(const clscan_plan *plan, clscan_program_kind what, clsc
         r->items = plan->want.items;
         r->shrink = !r->wg && !r->items;
     } else if (CLSCAN_PROGRAM_IS_PLAIN(what)) {
-        /* The plain program's variant, read from the other end or from coefficients. */
+        /* The plain program's variant, read from the other end or from coefficients; under
+         * the automatic tuning, a compensated program's wider elements take proportionally
+         * fewer per work-item (the same bytes of tile, which the plain program's fit). */
         r->wg = plain->wg;
         r->items = plain->items;
         r->tiles = plain->tiles;
         r->primitive = plain->primitive;
+        if (!plan->want.wg && !plan->want.items && r->kernel_size > plain->element_size) {
+            const size_t scaled = plain->items * plain->element_size / r->kernel_size;
+            r->items = scaled ? scaled : 1;
+        }
     } else {
         /* The plain program's tuning, with fewer elements where pairs would not fit; the
          * automatic one where the plain program streams (segmented programs do not). */
