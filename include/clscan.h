@@ -204,9 +204,10 @@ CLSCAN_API cl_int clscan_plan_get_variant(const clscan_plan *plan, clscan_tiles 
  *                operator with that expression): a constant slope's products drift with the
  *                number of tiles (every tile's product carries the same rounding error, and the
  *                carries compose them), and y with them.
- *   AUTO         COMPENSATED for clscan_enqueue_recurrence, whose pairs never live in memory;
- *                WORKING for scans of pairs (clscan_enqueue, clscan_enqueue_with), where
- *                COMPENSATED costs CPUs 1.5 to 2 times the time (doc/performance.md).
+ *   AUTO         COMPENSATED for clscan_enqueue_recurrence on CPU devices, whose pairs never
+ *                live in memory (1.2 to 1.5 times the time on PoCL); WORKING for recurrences on
+ *                other devices (the H200: 2.5 to 3.3 times the time) and for scans of pairs
+ *                (clscan_enqueue, clscan_enqueue_with; CPUs 1.5 to 2 times) (doc/performance.md).
  * Segmented scans and scans by key of AFFINE plans round in the working precision. */
 typedef enum clscan_accuracy {
     CLSCAN_ACCURACY_AUTO,

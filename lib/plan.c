@@ -34,16 +34,18 @@ static size_t pair_bound(size_t e)
 }
 
 /* Whether program `what` computes the compensated AFFINE (ops/builtin.cl): built-in AFFINE of
- * FLOAT or DOUBLE, plain programs, when the accuracy is COMPENSATED, or AUTO for a recurrence
- * (its elements never live in memory: the wider kernels cost no traffic).  The levels program
- * exists for compensated programs only. */
+ * FLOAT or DOUBLE, plain programs, when the accuracy is COMPENSATED, or AUTO for a recurrence on
+ * a CPU (its elements never live in memory, so the wider kernels cost no traffic: PoCL 1.2-1.5x
+ * the time; on the H200 the arithmetic and carries cost 2.5-3.3x, so GPUs opt in).  The levels
+ * program exists for compensated programs only. */
 static int compensated(const clscan_plan *plan, clscan_program_kind what)
 {
     const clscan_accuracy a = plan->want.accuracy;
     return !plan->custom && plan->op == CLSCAN_AFFINE && (plan->type == CLSCAN_FLOAT || plan->type == CLSCAN_DOUBLE) &&
            CLSCAN_PROGRAM_IS_PLAIN(what) &&
            (a == CLSCAN_ACCURACY_COMPENSATED || what == CLSCAN_PROGRAM_LEVELS ||
-            (a == CLSCAN_ACCURACY_AUTO && CLSCAN_PROGRAM_IS_RECURRENCE(what)));
+            (a == CLSCAN_ACCURACY_AUTO && CLSCAN_PROGRAM_IS_RECURRENCE(what) &&
+             (plan->info.type & CL_DEVICE_TYPE_CPU)));
 }
 
 void clscan_plan_request(const clscan_plan *plan, clscan_program_kind what, clscan_variant_request *r)
