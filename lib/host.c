@@ -226,10 +226,9 @@ static cl_int host_scan(const char *fn, const char *device_spec, clscan_op op, c
     const size_t bytes = count * element;
     if (dst && src != dst && ranges_overlap(src, bytes, dst, bytes))
         return clscan_fail(CL_MEM_COPY_OVERLAP, "%s: src and dst overlap without being equal", fn);
-    if (total_out && ((src && ranges_overlap(total_out, element, src, bytes)) ||
-                      (dst && ranges_overlap(total_out, element, dst, bytes))))
-        return clscan_fail(CL_MEM_COPY_OVERLAP, "%s: total_out overlaps %s", fn,
-                           src && ranges_overlap(total_out, element, src, bytes) ? "src" : "dst");
+    const int total_in_src = total_out && src && ranges_overlap(total_out, element, src, bytes);
+    if (total_in_src || (total_out && dst && ranges_overlap(total_out, element, dst, bytes)))
+        return clscan_fail(CL_MEM_COPY_OVERLAP, "%s: total_out overlaps %s", fn, total_in_src ? "src" : "dst");
     host_call c = {.fn = fn, .src = src, .dst = count ? dst : NULL, .count = count, .bytes = bytes,
                    .element = element, .options = {.init = init, .reverse = reverse}, .total_out = total_out};
 

@@ -40,25 +40,6 @@ static void combo(int i, const to_op **op, clscan_kind *kind, clscan_algorithm *
 
 enum { GUARD = 5 };
 
-/* out = comb(a, b), and the neutral element, for o. */
-static void comb(const to_op *o, const void *a, const void *b, void *out)
-{
-    if (o->custom)
-        o->custom->comb(a, b, out);
-    else
-        sup_comb(o->op, o->type, a, b, out);
-}
-
-static void neutral(const to_op *o, void *out)
-{
-    if (o->custom) {
-        o->custom->neutral(out);
-    } else {
-        unsigned char any[16] = {0};
-        sup_reference(o->op, o->type, CLSCAN_EXCLUSIVE, any, out, 1);
-    }
-}
-
 /* How the segments' lengths are drawn. */
 typedef enum { MIXED, SPARSE, ONE, SINGLETONS, LONG } layout;
 static const char *const layout_names[] = {"mixed lengths with empty segments", "mostly empty segments",
@@ -194,7 +175,7 @@ static bool check_case(const to_op *o, clscan_kind kind, clscan_plan *plan, cons
             to_reference(o, CLSCAN_INCLUSIVE, x + at * e, tmp, lens[s]);
             memcpy(expect_tot + (c->tot_off + s) * e, tmp + (lens[s] - 1) * e, e);
         } else {
-            neutral(o, expect_tot + (c->tot_off + s) * e);
+            to_neutral(o, expect_tot + (c->tot_off + s) * e);
         }
         at += lens[s];
     }
@@ -264,7 +245,7 @@ static bool check_case(const to_op *o, clscan_kind kind, clscan_plan *plan, cons
                 continue;
             const unsigned char *last = seg + (b + lens[s] - 1) * e;
             if (kind == CLSCAN_EXCLUSIVE)
-                comb(o, last, x + (b + lens[s] - 1) * e, tmp), last = tmp;
+                to_comb(o, last, x + (b + lens[s] - 1) * e, tmp), last = tmp;
             if (kind == CLSCAN_INCLUSIVE ? memcmp(got_tot + (c->tot_off + s) * e, last, e) != 0
                                          : to_diff(o, last, got_tot + (c->tot_off + s) * e, 1) != 1) {
                 ok = false;

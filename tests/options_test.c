@@ -29,26 +29,6 @@ static to_op ops[] = {
 };
 #define NOPS (int)(sizeof ops / sizeof ops[0])
 
-/* out = comb(a, b) for o. */
-static void comb(const to_op *o, const void *a, const void *b, void *out)
-{
-    if (o->custom)
-        o->custom->comb(a, b, out);
-    else
-        sup_comb(o->op, o->type, a, b, out);
-}
-
-/* The neutral element of o. */
-static void neutral(const to_op *o, void *out)
-{
-    if (o->custom) {
-        o->custom->neutral(out);
-    } else {
-        unsigned char one[16] = {0};
-        sup_reference(o->op, o->type, CLSCAN_EXCLUSIVE, one, out, 1);
-    }
-}
-
 /* The scan clscan_enqueue_with documents: from carry (NULL: neutral), from the end when
  * reverse; y NULL: none; the total into *total. */
 static void reference(const to_op *o, clscan_kind kind, const void *x, void *y, size_t n, const void *carry,
@@ -60,10 +40,10 @@ static void reference(const to_op *o, clscan_kind kind, const void *x, void *y, 
     if (carry)
         memcpy(acc, carry, e);
     else
-        neutral(o, acc);
+        to_neutral(o, acc);
     for (size_t k = 0; k < n; k++) {
         const size_t i = reverse ? n - 1 - k : k;
-        comb(o, acc, (const unsigned char *)x + i * e, next);
+        to_comb(o, acc, (const unsigned char *)x + i * e, next);
         if (y)
             memcpy((unsigned char *)y + i * e, kind == CLSCAN_EXCLUSIVE ? acc : next, e);
         memcpy(acc, next, e);

@@ -248,6 +248,24 @@ void to_fill(const to_op *o, void *x, size_t n)
         tu_fill(o->op, o->type, x, n);
 }
 
+void to_comb(const to_op *o, const void *a, const void *b, void *out)
+{
+    if (o->custom)
+        o->custom->comb(a, b, out);
+    else
+        sup_comb(o->op, o->type, a, b, out);
+}
+
+void to_neutral(const to_op *o, void *out)
+{
+    if (o->custom) {
+        o->custom->neutral(out);
+    } else {
+        unsigned char any[16] = {0};
+        sup_reference(o->op, o->type, CLSCAN_EXCLUSIVE, any, out, 1);
+    }
+}
+
 void to_reference(const to_op *o, clscan_kind kind, const void *x, void *y, size_t n)
 {
     if (!o->custom) {

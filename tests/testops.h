@@ -37,6 +37,9 @@ const char *to_name(const to_op *o, char *buf, size_t size);
 void to_fill(const to_op *o, void *x, size_t n);
 /* The sequential reference of one segment (the whole array for a plain scan); x == y allowed. */
 void to_reference(const to_op *o, clscan_kind kind, const void *x, void *y, size_t n);
+/* out = comb(a, b) of o (a previous, b current), and o's neutral element. */
+void to_comb(const to_op *o, const void *a, const void *b, void *out);
+void to_neutral(const to_op *o, void *out);
 /* The first index where got differs from expected, or n. */
 size_t to_diff(const to_op *o, const void *expected, const void *got, size_t n);
 
