@@ -3,6 +3,10 @@
  *                AFFINE scan of pairs already made, the same with the pairing pass before it (a
  *                kernel that interleaves a and b), and the sequential loop;
  *   reduction    clscan_enqueue_with with dst NULL against the scan of the same array;
+ *   segments     clscan_enqueue_segmented_offsets (float SUM, CSR-like offsets of rows of 1 to
+ *                63 elements, a few empty) against clscan_enqueue_segmented given the heads, the
+ *                same with the pass that makes the heads from the offsets before it, and the
+ *                reduction by segment (dst NULL, the totals only);
  *   host         clscan_host over the caller's memory against the copying path (the developer
  *                switch host=copy), wall time of the whole call.
  * Device times as clscan-bench measures them (a marker before, the last command's end after;
@@ -24,10 +28,14 @@ typedef struct ctx {
     cl_command_queue queue;
     int reps;
     cl_kernel pair[2];   /* the pairing pass: float, double (NULL without fp64) */
+    cl_kernel heads;     /* the heads from CSR offsets */
 } ctx;
 
-/* The pass a user writes to make AFFINE's pairs from arrays a and b. */
+/* The passes a user writes to make AFFINE's pairs from arrays a and b, and a segmented scan's
+ * heads from CSR offsets (after the heads are cleared). */
 static const char pair_source[] =
+    "__kernel void heads_from_offsets(__global const uint *offsets, __global uchar *heads, uint n)\n"
+    "{ const uint o = offsets[get_global_id(0)]; if (o < n) heads[o] = 1; }\n"
     "__kernel void pair_float(__global const float *a, __global const float *b, __global float2 *p)\n"
     "{ const size_t i = get_global_id(0); p[i] = (float2)(a[i], b[i]); }\n"
     "#ifdef FP64\n"
@@ -86,8 +94,9 @@ static double device_ms(const ctx *c, op_fn fn, void *arg)
 typedef struct args {
     clscan_plan *plan;
     cl_mem a, b, y, pairs, src, dst, total;
+    cl_mem offsets, heads, totals;
     const void *a_const;
-    size_t n, scalar, bytes;
+    size_t n, scalar, bytes, nsegments;
     int with_pairing;
 } args;
 
@@ -133,6 +142,44 @@ static cl_int run_reduce(const ctx *c, void *p, cl_event *ev)
     const args *x = p;
     const clscan_scan_options o = {.total = x->total};
     return clscan_enqueue_with(x->plan, c->queue, x->src, 0, NULL, 0, x->n, &o, 0, NULL, ev);
+}
+
+static cl_int run_offsets(const ctx *c, void *p, cl_event *ev)
+{
+    const args *x = p;
+    return clscan_enqueue_segmented_offsets(x->plan, c->queue, x->src, 0, CLSCAN_UINT32, x->offsets, 0, x->nsegments,
+                                            x->dst, 0, x->n, NULL, 0, 0, NULL, ev);
+}
+
+static cl_int run_segment_totals(const ctx *c, void *p, cl_event *ev)
+{
+    const args *x = p;
+    return clscan_enqueue_segmented_offsets(x->plan, c->queue, x->src, 0, CLSCAN_UINT32, x->offsets, 0, x->nsegments,
+                                            NULL, 0, x->n, x->totals, 0, 0, NULL, ev);
+}
+
+/* The heads made from the offsets when with_pairing (cleared, then one per segment start), then
+ * the segmented scan by heads. */
+static cl_int run_heads(const ctx *c, void *p, cl_event *ev)
+{
+    const args *x = p;
+    cl_int err = CL_SUCCESS;
+    if (x->with_pairing) {
+        const cl_uchar zero = 0;
+        const cl_uint n32 = (cl_uint)x->n;
+        err = clEnqueueFillBuffer(c->queue, x->heads, &zero, 1, 0, x->n, 0, NULL, NULL);
+        if (err == CL_SUCCESS)
+            err = clSetKernelArg(c->heads, 0, sizeof(cl_mem), &x->offsets);
+        if (err == CL_SUCCESS)
+            err = clSetKernelArg(c->heads, 1, sizeof(cl_mem), &x->heads);
+        if (err == CL_SUCCESS)
+            err = clSetKernelArg(c->heads, 2, sizeof n32, &n32);
+        if (err == CL_SUCCESS)
+            err = clEnqueueNDRangeKernel(c->queue, c->heads, 1, NULL, &x->nsegments, NULL, 0, NULL, NULL);
+    }
+    return err != CL_SUCCESS ? err
+                             : clscan_enqueue_segmented(x->plan, c->queue, x->src, 0, x->heads, 0, x->dst, 0, x->n, 0,
+                                                        NULL, ev);
 }
 
 static cl_mem buffer(const ctx *c, size_t bytes, const void *init)
@@ -291,6 +338,67 @@ static int bench_reduction(const ctx *c, int bench_case, size_t n)
     return wrong;
 }
 
+/* Segment rows: float SUM (inclusive) over CSR-like rows of 0 to 63 elements (mean 32) at n. */
+static int bench_segments(const ctx *c, size_t n)
+{
+    const size_t max_segments = n + 1;
+    float *in = malloc(n * sizeof *in), *out = malloc(n * sizeof *out), *want = malloc(n * sizeof *want);
+    cl_uint *offsets = malloc((max_segments + 1) * sizeof *offsets);
+    unsigned char *heads = calloc(n, 1);
+    if (!in || !out || !want || !offsets || !heads)
+        return fail("malloc", CL_OUT_OF_HOST_MEMORY);
+    bench_generate(BENCH_FSUM, n, in);
+    uint64_t s = 0x5E65u ^ (uint64_t)n;
+    size_t nseg = 0;
+    offsets[0] = 0;
+    while (offsets[nseg] < n) {   /* row lengths 0 ... 63: one row in 64 is empty */
+        const size_t len = (size_t)(sup_splitmix64(&s) % 64), at = offsets[nseg];
+        offsets[++nseg] = (cl_uint)(at + len < n ? at + len : n);
+        if (at < n && len)
+            heads[at] = 1;
+    }
+    sup_reference_segmented(CLSCAN_SUM, CLSCAN_FLOAT, CLSCAN_INCLUSIVE, SUP_HEADS, heads, in, want, n);
+    cl_int err;
+    clscan_plan *plan = clscan_plan_create(c->context, c->device, CLSCAN_SUM, CLSCAN_FLOAT, CLSCAN_INCLUSIVE, &err);
+    if (!plan)
+        return fail("clscan_plan_create", err);
+    args x = {.plan = plan, .n = n, .nsegments = nseg, .bytes = n * sizeof *in, .src = buffer(c, n * sizeof *in, in),
+              .dst = buffer(c, n * sizeof *in, NULL), .offsets = buffer(c, (nseg + 1) * sizeof *offsets, offsets),
+              .heads = buffer(c, n, heads), .totals = buffer(c, nseg * sizeof *in, NULL)};
+    if (!x.src || !x.dst || !x.offsets || !x.heads || !x.totals)
+        return 1;
+    int wrong = 0;
+    const double offsets_ms = device_ms(c, run_offsets, &x);
+    if (offsets_ms >= 0 && (err = clEnqueueReadBuffer(c->queue, x.dst, CL_TRUE, 0, x.bytes, out, 0, NULL, NULL)))
+        return fail("clEnqueueReadBuffer", err);
+    wrong |= memcmp(out, want, x.bytes) != 0;
+    const double heads_ms = device_ms(c, run_heads, &x);
+    x.with_pairing = 1;
+    const double built_ms = device_ms(c, run_heads, &x);
+    if (built_ms >= 0 && (err = clEnqueueReadBuffer(c->queue, x.dst, CL_TRUE, 0, x.bytes, out, 0, NULL, NULL)))
+        return fail("clEnqueueReadBuffer", err);
+    wrong |= memcmp(out, want, x.bytes) != 0;
+    const double totals_ms = device_ms(c, run_segment_totals, &x);
+    if (totals_ms >= 0 && (err = clEnqueueReadBuffer(c->queue, x.totals, CL_TRUE, 0, nseg * sizeof *in, out, 0, NULL,
+                                                     NULL)))
+        return fail("clEnqueueReadBuffer", err);
+    for (size_t k = 0; k < nseg && !wrong; ++k) {   /* a row's total: its last output, 0 when empty */
+        const float t = offsets[k + 1] > offsets[k] ? want[offsets[k + 1] - 1] : 0.0f;
+        wrong = memcmp(&t, &out[k], sizeof t) != 0;
+    }
+    const double copy_ms = device_ms(c, run_copy, &x);
+    if (offsets_ms < 0 || heads_ms < 0 || built_ms < 0 || totals_ms < 0 || copy_ms < 0)
+        return 1;
+    printf("%-28s %10zu %10.4f %10.4f %10.4f %10.4f %10.4f %6.2f %6.2f %s\n", "segments-float-sum-incl", n, offsets_ms,
+           heads_ms, built_ms, totals_ms, copy_ms, built_ms / offsets_ms, offsets_ms / copy_ms,
+           wrong ? "WRONG" : "ok");
+    clReleaseMemObject(x.src), clReleaseMemObject(x.dst), clReleaseMemObject(x.offsets);
+    clReleaseMemObject(x.heads), clReleaseMemObject(x.totals);
+    clscan_plan_release(plan);
+    free(in), free(out), free(want), free(offsets), free(heads);
+    return wrong;
+}
+
 /* clscan_host's wall time (median of reps) for float SUM at n, over memory or through copies. */
 static int bench_host(const ctx *c, size_t n, const char *spec)
 {
@@ -380,6 +488,8 @@ int main(int argc, char **argv)
         err = clBuildProgram(prog, 1, &c.device, fp64 ? "-DFP64" : "", NULL, NULL);
     if (err == CL_SUCCESS)
         c.pair[0] = clCreateKernel(prog, "pair_float", &err);
+    if (err == CL_SUCCESS)
+        c.heads = clCreateKernel(prog, "heads_from_offsets", &err);
     if (err == CL_SUCCESS && fp64)
         c.pair[1] = clCreateKernel(prog, "pair_double", &err);
     if (err != CL_SUCCESS)
@@ -408,11 +518,16 @@ int main(int argc, char **argv)
         if (!rc)
             rc |= bench_reduction(&c, BENCH_FAFF, (size_t)1 << lg);
     }
+    printf("# %-26s %10s %10s %10s %10s %10s %10s %6s %6s\n", "segments", "n", "offsets_ms", "heads_ms",
+           "+heads", "totals_ms", "copy_ms", "x_offs", "x_copy");
+    for (int lg = lo; lg <= hi && !rc; lg += 2)
+        rc |= bench_segments(&c, (size_t)1 << lg);
     if (host_count && !rc) {
         printf("# %-26s %10s %10s %10s %6s   (wall time of the whole call)\n", "host", "n", "map_ms", "copy_ms",
                "x_map");
         rc |= bench_host(&c, host_count, spec);
     }
+    clReleaseKernel(c.heads);
     for (int k = 0; k < 2; ++k)
         if (c.pair[k])
             clReleaseKernel(c.pair[k]);
