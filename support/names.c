@@ -17,6 +17,7 @@ static const char *const kind_names[2] = {"inclusive", "exclusive"};
 static const char *const algorithm_names[3] = {"auto", "reduce-then-scan", "single-pass"};
 static const char *const tiles_names[4] = {"auto", "registers", "staged", "streamed"};
 static const char *const primitive_names[4] = {"auto", "hillis-steele", "blelloch", "two-level"};
+static const char *const accuracy_names[3] = {"auto", "working", "compensated"};
 
 /* The enumerators are checked against the tables' order once, here. */
 _Static_assert(CLSCAN_SUM == 0 && CLSCAN_AFFINE == SUP_NOPS - 1, "clscan_op is not 0 ... SUP_NOPS - 1");
@@ -26,6 +27,7 @@ _Static_assert(CLSCAN_ALGORITHM_AUTO == 0 && CLSCAN_ALGORITHM_REDUCE_THEN_SCAN =
                CLSCAN_ALGORITHM_SINGLE_PASS == 2, "clscan_algorithm is not 0, 1, 2");
 _Static_assert(CLSCAN_TILES_AUTO == 0 && CLSCAN_TILES_STREAMED == 3, "clscan_tiles is not 0 ... 3");
 _Static_assert(CLSCAN_PRIMITIVE_AUTO == 0 && CLSCAN_PRIMITIVE_TWO_LEVEL == 3, "clscan_primitive is not 0 ... 3");
+_Static_assert(CLSCAN_ACCURACY_AUTO == 0 && CLSCAN_ACCURACY_COMPENSATED == 2, "clscan_accuracy is not 0, 1, 2");
 
 #define NAME_OF(table, value) \
     ((unsigned)(value) < sizeof table / sizeof table[0] ? table[(unsigned)(value)] : "?")
@@ -36,6 +38,7 @@ const char *sup_kind_name(clscan_kind kind) { return NAME_OF(kind_names, kind); 
 const char *sup_algorithm_name(clscan_algorithm algorithm) { return NAME_OF(algorithm_names, algorithm); }
 const char *sup_tiles_name(clscan_tiles tiles) { return NAME_OF(tiles_names, tiles); }
 const char *sup_primitive_name(clscan_primitive primitive) { return NAME_OF(primitive_names, primitive); }
+const char *sup_accuracy_name(clscan_accuracy accuracy) { return NAME_OF(accuracy_names, accuracy); }
 
 /* The index of s in table, or -1. */
 static int find_name(const char *const *table, size_t n, const char *s)
@@ -69,6 +72,7 @@ bool sup_parse_kind(const char *s, clscan_kind *out) { PARSE(kind_names, clscan_
 bool sup_parse_algorithm(const char *s, clscan_algorithm *out) { PARSE(algorithm_names, clscan_algorithm, s, out); }
 bool sup_parse_tiles(const char *s, clscan_tiles *out) { PARSE(tiles_names, clscan_tiles, s, out); }
 bool sup_parse_primitive(const char *s, clscan_primitive *out) { PARSE(primitive_names, clscan_primitive, s, out); }
+bool sup_parse_accuracy(const char *s, clscan_accuracy *out) { PARSE(accuracy_names, clscan_accuracy, s, out); }
 
 size_t sup_scalar_size(clscan_type type)
 {

@@ -26,6 +26,7 @@ const char *sup_op_name(clscan_op op);       /* "sum", "max", "min", "last-nonze
 const char *sup_type_name(clscan_type type); /* "int32", "uint32", "int64", "uint64", "float", "double" */
 const char *sup_kind_name(clscan_kind kind); /* "inclusive", "exclusive" */
 const char *sup_algorithm_name(clscan_algorithm algorithm); /* "auto", "reduce-then-scan", "single-pass" */
+const char *sup_accuracy_name(clscan_accuracy accuracy);    /* "auto", "working", "compensated" */
 const char *sup_tiles_name(clscan_tiles tiles);             /* "auto", "registers", "staged", "streamed" */
 const char *sup_primitive_name(clscan_primitive primitive); /* "auto", "hillis-steele", "blelloch", "two-level" */
 
@@ -35,6 +36,7 @@ bool sup_parse_op(const char *s, clscan_op *out);
 bool sup_parse_type(const char *s, clscan_type *out);
 bool sup_parse_kind(const char *s, clscan_kind *out);
 bool sup_parse_algorithm(const char *s, clscan_algorithm *out);
+bool sup_parse_accuracy(const char *s, clscan_accuracy *out);
 bool sup_parse_tiles(const char *s, clscan_tiles *out);
 bool sup_parse_primitive(const char *s, clscan_primitive *out);
 

@@ -506,6 +506,13 @@ static int run_scan_job(job *s)
             return EXIT_TROUBLE;
         }
     }
+    if (o->accuracy_set) {
+        err = clscan_plan_set_accuracy(s->plan, o->accuracy);
+        if (err != CL_SUCCESS) {
+            clscan_failed("clscan_plan_set_accuracy", err);
+            return EXIT_TROUBLE;
+        }
+    }
     if (clscan_element_size(s->plan) != s->element_size) {
         fprintf(stderr, "clscan: clscan_element_size gives %zu bytes, expected %zu\n",
                 clscan_element_size(s->plan), s->element_size);
@@ -524,6 +531,9 @@ static int run_scan_job(job *s)
                 wg, ipw, wg * ipw);
     fprintf(f, "algorithm: %s%s\n", sup_algorithm_name(clscan_plan_get_algorithm(s->plan)),
             o->algorithm_set && o->algorithm != CLSCAN_ALGORITHM_AUTO ? "" : " (automatic choice)");
+    if (o->op == CLSCAN_AFFINE && (o->type == CLSCAN_FLOAT || o->type == CLSCAN_DOUBLE))
+        fprintf(f, "accuracy: %s%s\n", sup_accuracy_name(clscan_plan_get_accuracy(s->plan)),
+                o->accuracy_set ? "" : " (plans' default: working precision for scans of pairs)");
     clscan_tiles tiles;
     clscan_primitive primitive;
     if (clscan_plan_get_variant(s->plan, &tiles, &primitive) == CL_SUCCESS)

@@ -14,7 +14,7 @@
 enum option_id {
     OPT_HELP, OPT_VERSION, OPT_LIST_DEVICES, OPT_DEVICE, OPT_OP, OPT_TYPE, OPT_INCLUSIVE,
     OPT_EXCLUSIVE, OPT_COUNT, OPT_INPUT, OPT_OUTPUT, OPT_REPEAT, OPT_SEED, OPT_TUNING, OPT_TOLERANCE,
-    OPT_ALGORITHM, OPT_VARIANT
+    OPT_ALGORITHM, OPT_VARIANT, OPT_ACCURACY
 };
 
 static const struct option_spec {
@@ -31,6 +31,7 @@ static const struct option_spec {
     { "repeat", OPT_REPEAT, true },        { "seed", OPT_SEED, true },
     { "tuning", OPT_TUNING, true },        { "tolerance", OPT_TOLERANCE, true },
     { "algorithm", OPT_ALGORITHM, true },   { "variant", OPT_VARIANT, true },
+    { "accuracy", OPT_ACCURACY, true },
 };
 
 void tool_print_help(FILE *f)
@@ -68,6 +69,8 @@ void tool_print_help(FILE *f)
 "  --algorithm=A    how arrays of more than one tile are scanned\n"
 "                   (clscan_plan_set_algorithm): auto (default),\n"
 "                   reduce-then-scan, single-pass\n"
+"  --accuracy=A     AFFINE on float and double (clscan_plan_set_accuracy):\n"
+"                   auto (default), working or compensated\n"
 "  --variant=T:P    the kernels that scan a tile (clscan_plan_set_variant):\n"
 "                   tiles T auto, registers, staged or streamed; work-group\n"
 "                   primitive P auto, hillis-steele, blelloch or two-level\n"
@@ -252,6 +255,13 @@ int tool_parse_options(int argc, char **argv, tool_options *o, FILE *err)
                 return EXIT_TROUBLE;
             }
             o->algorithm_set = true;
+            break;
+        case OPT_ACCURACY:
+            if (!sup_parse_accuracy(value, &o->accuracy)) {
+                usage_error(err, "unknown accuracy '%s' (auto, working, compensated)", value);
+                return EXIT_TROUBLE;
+            }
+            o->accuracy_set = true;
             break;
         case OPT_VARIANT: {
             char tiles[32] = "";

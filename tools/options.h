@@ -33,6 +33,8 @@ typedef struct tool_options {
     double tolerance;
     bool algorithm_set;
     clscan_algorithm algorithm;
+    bool accuracy_set;
+    clscan_accuracy accuracy;
     bool variant_set;
     clscan_tiles tiles;
     clscan_primitive primitive;
