@@ -11,8 +11,9 @@
  *             tuning (clscan_plan_set_tuning: powers of two up to the device's work-group size
  *             and 4096 elements per work-item), each automatic in 60% of the slots.  A variant
  *             or tuning the library rejects makes a rejected slot: counted, and fine;
- *   the scan  plain, segmented (random heads) or by key (random runs of 32- or 64-bit keys); an
- *             algorithm; a count from 0 to --max-count (default 2^22), biased to the plan's tile
+ *   the scan  plain, segmented (random heads) or by key (random runs of 32- or 64-bit keys); half
+ *             the plain scans through clscan_enqueue_with with random options (a carry from the
+ *             host, a total, reverse; checked against sup_reference_with); an algorithm; a count from 0 to --max-count (default 2^22), biased to the plan's tile
  *             boundaries, one and two levels of tiles; source and destination offsets; in place
  *             or not; blocking writes or a wait list; an in-order or an out-of-order queue.
  * The inputs come from support/inputs.h: sup_random_exact (every partial result exact, compared
@@ -234,6 +235,7 @@ typedef struct scan_case {
     bool in_place, exact_inputs, wait_list, out_of_order;
     uint64_t input_seed;
     size_t mean_segment;   /* heads or key runs: the mean segment length */
+    bool with, init, total, reverse;   /* plain scans: clscan_enqueue_with and its options */
 } scan_case;
 
 /* A count for tiles of t elements, biased to where the kernels change what they do. */
@@ -277,6 +279,10 @@ static void draw_case(unsigned long long k, scan_case *c, size_t nslots)
     c->wait_list = sup_rng_below(&r, 3) == 0;
     c->out_of_order = dev.ooo_queue && sup_rng_below(&r, 5) == 0;
     c->input_seed = sup_rng_next(&r);
+    c->with = c->how == PLAIN && sup_rng_below(&r, 2) == 0;
+    c->init = c->with && sup_rng_below(&r, 2) == 0;
+    c->total = c->with && sup_rng_below(&r, 2) == 0;
+    c->reverse = c->with && sup_rng_below(&r, 2) == 0;
     /* The count and the segments need the plan's tile: drawn from a second generator so that the
      * case does not depend on whether the plan exists. */
 }
@@ -306,6 +312,11 @@ static void describe_case(unsigned long long k, const scan_case *c, const slot *
              sup_algorithm_name(c->algorithm), c->count, c->src_offset, c->dst_offset, c->in_place ? " (in place)" : "",
              c->exact_inputs ? "exact" : "edge", c->wait_list ? "wait list" : "blocking writes",
              c->out_of_order ? ", out-of-order queue" : "", c->slot, wg, items);
+    if (c->with) {
+        const size_t n = strlen(buf);
+        snprintf(buf + n, size - n, ", clscan_enqueue_with:%s%s%s", c->init ? " init" : "", c->total ? " total" : "",
+                 c->reverse ? " reverse" : "");
+    }
     if (c->how != PLAIN) {
         const size_t n = strlen(buf);
         snprintf(buf + n, size - n, ", segment offset %zu, mean segment %zu", c->seg_offset, c->mean_segment);
@@ -352,7 +363,8 @@ static bool run_case(const scan_case *c, const slot *s, bool *rejected, char *ms
     const size_t dst_len = c->in_place ? src_len : c->dst_offset + n + GUARD;
     bool ok = true;
     cl_int err;
-    cl_mem sbuf = NULL, dbuf = NULL, gbuf = NULL;
+    cl_mem sbuf = NULL, dbuf = NULL, gbuf = NULL, tbuf = NULL;
+    unsigned char carry[16], total_want[16], total_got[3 * 16], total_init[3 * 16];
     cl_event evs[3], done = NULL;
     cl_uint nevs = 0;
     cl_command_queue q = c->out_of_order ? dev.ooo_queue : dev.queue;
@@ -392,10 +404,19 @@ static bool run_case(const scan_case *c, const slot *s, bool *rejected, char *ms
         }
     }
 
+    /* The options' carry (one more input element) and the total's guards. */
+    if (c->exact_inputs)
+        sup_random_exact(op, type, c->input_seed ^ 1, carry, 1);
+    else
+        sup_random_edges(op, type, &r, carry, 1);
+    fill_bytes(&r, total_init, 3 * e);
+
     /* The expected destination: as it was, with the reference scan in its range. */
     memcpy(expect, c->in_place ? src : dst0, dst_len * e);
     unsigned char *y = expect + c->dst_offset * e;
-    if (c->how == PLAIN)
+    if (c->with)
+        sup_reference_with(op, type, s->kind, x, y, n, c->init ? carry : NULL, total_want, c->reverse);
+    else if (c->how == PLAIN)
         sup_reference(op, type, s->kind, x, y, n);
     else
         sup_reference_segmented(op, type, s->kind, c->how == HEADS ? SUP_HEADS : ke == 4 ? SUP_KEYS32 : SUP_KEYS64,
@@ -408,7 +429,9 @@ static bool run_case(const scan_case *c, const slot *s, bool *rejected, char *ms
         dbuf = buffer(dst_len * e, dst0, &err);
     if (sbuf && (c->in_place || dbuf) && c->how != PLAIN)
         gbuf = buffer(seg_len * ke, seg, &err);
-    if (!sbuf || (!c->in_place && !dbuf) || (c->how != PLAIN && !gbuf))
+    if (sbuf && c->total)
+        tbuf = buffer(3 * e, total_init, &err);
+    if (!sbuf || (!c->in_place && !dbuf) || (c->how != PLAIN && !gbuf) || (c->total && !tbuf))
         FAIL("clCreateBuffer: %s", clscan_error_string(err));
     if (c->in_place)
         dbuf = sbuf;
@@ -423,7 +446,15 @@ static bool run_case(const scan_case *c, const slot *s, bool *rejected, char *ms
         FAIL("clscan_plan_set_algorithm: %s: %s", clscan_error_string(err), clscan_last_error());
     switch (c->how) {
     case PLAIN:
-        err = clscan_enqueue(s->plan, q, sbuf, c->src_offset, dbuf, c->dst_offset, n, nevs, nevs ? evs : NULL, &done);
+        if (c->with) {
+            const clscan_scan_options o = {.init = c->init ? carry : NULL, .total = tbuf, .total_offset = 1,
+                                           .reverse = c->reverse};
+            err = clscan_enqueue_with(s->plan, q, sbuf, c->src_offset, dbuf, c->dst_offset, n, &o, nevs,
+                                      nevs ? evs : NULL, &done);
+        } else {
+            err = clscan_enqueue(s->plan, q, sbuf, c->src_offset, dbuf, c->dst_offset, n, nevs, nevs ? evs : NULL,
+                                 &done);
+        }
         break;
     case HEADS:
         err = clscan_enqueue_segmented(s->plan, q, sbuf, c->src_offset, gbuf, c->seg_offset, dbuf, c->dst_offset, n,
@@ -441,7 +472,7 @@ static bool run_case(const scan_case *c, const slot *s, bool *rejected, char *ms
         const bool may_reject = c->how != PLAIN && (err == CLSCAN_DEVICE_NOT_SUPPORTED || err == CL_INVALID_VALUE ||
                                                     err == CL_INVALID_WORK_GROUP_SIZE);
         if (!may_reject)
-            FAIL("%s: %s: %s", c->how == PLAIN ? "clscan_enqueue" : c->how == HEADS ? "clscan_enqueue_segmented"
+            FAIL("%s: %s: %s", c->with ? "clscan_enqueue_with" : c->how == PLAIN ? "clscan_enqueue" : c->how == HEADS ? "clscan_enqueue_segmented"
                                                                                    : "clscan_enqueue_by_key",
                  clscan_error_string(err), clscan_last_error());
         if (done)
@@ -480,6 +511,21 @@ static bool run_case(const scan_case *c, const slot *s, bool *rejected, char *ms
     }
     if (!c->in_place && memcmp(src, src_back, src_len * e) != 0)
         FAIL("the source buffer changed");
+    /* The total between its guards (untouched after a rejection). */
+    if (tbuf) {
+        if ((err = clEnqueueReadBuffer(q, tbuf, CL_TRUE, 0, 3 * e, total_got, 0, NULL, NULL)) != CL_SUCCESS)
+            FAIL("clEnqueueReadBuffer: %s", clscan_error_string(err));
+        if (memcmp(total_got, total_init, e) != 0 || memcmp(total_got + 2 * e, total_init + 2 * e, e) != 0 ||
+            (*rejected && memcmp(total_got + e, total_init + e, e) != 0))
+            FAIL("a guard of the total changed");
+        sup_compare_result res;
+        if (!*rejected && !sup_compare(op, type, c->exact_inputs ? SUP_MATCH_BITS : SUP_MATCH_VALUES, total_want,
+                                       total_got + e, 1, &res)) {
+            char what[512];
+            sup_describe_mismatch(op, type, total_want, total_got + e, 1, &res, what, sizeof what);
+            FAIL("the total: %s", what);
+        }
+    }
 
 out:
     if (done)
@@ -488,6 +534,8 @@ out:
         clReleaseEvent(evs[i]);
     if (gbuf)
         clReleaseMemObject(gbuf);
+    if (tbuf)
+        clReleaseMemObject(tbuf);
     if (dbuf && dbuf != sbuf)
         clReleaseMemObject(dbuf);
     if (sbuf)
