@@ -5,6 +5,7 @@
  *   items_store_full / items_store_partial        to global memory (nothing past count)
  *   element_at(src, i), item_set, item_value, STAGE_VALUE   for tiles staged through local memory
  *   item_scan      scans the elements in place, returns their total
+ *   item_total_direct   item_scan's total of the elements at first, read one at a time
  *   item_apply     applies the work-item's prefix: the tile's scan, inclusive or exclusive */
 #define ITEMS_DECL(v) T v[CLSCAN_ITEMS]
 #define ITEMS_PARAM(v) T *v
@@ -67,6 +68,23 @@ CLSCAN_INLINE T item_scan(T *v)
     T total = v[VIDX(0, RUN - 1)];
     for (uint l = 1; l < CLSCAN_LANES; ++l)
         total = COMBINE(total, v[VIDX(l, RUN - 1)]);
+    return total;
+}
+
+/* The total item_scan returns for the CLSCAN_ITEMS elements from first on (NEUTRAL past count),
+ * with the same combinations in the same order, reading one element at a time instead of
+ * holding them in an array: the look-back's fallback computes it while the tile's own elements
+ * occupy the registers (an array here took the H200's single pass from 64 to 80 registers). */
+CLSCAN_INLINE T item_total_direct(__global const IN_T *src IN_PARAMS, ulong first, ulong count)
+{
+    T total = NEUTRAL;
+    for (uint l = 0; l < CLSCAN_LANES; ++l) {
+        const ulong run = first + l * RUN;
+        T acc = run < count ? LOAD_IN(src, run) : NEUTRAL;
+        for (uint r = 1; r < RUN; ++r)
+            acc = COMBINE_STEP(acc, run + r < count ? LOAD_IN(src, run + r) : NEUTRAL);
+        total = l == 0 ? acc : COMBINE(total, acc);
+    }
     return total;
 }
 

@@ -86,6 +86,14 @@ CLSCAN_INLINE clscan_pair item_scan(clscan_value *x, uchar *f)
     return total;
 }
 
+/* item_scan's total of the elements from first on, loaded as items_load_partial loads them. */
+CLSCAN_INLINE clscan_pair item_total_direct(__global const clscan_value *src IN_PARAMS, ulong first, ulong count)
+{
+    ITEMS_DECL(v);
+    items_load_partial(ITEMS_ARG(v), src IN_ARGS, first, count);
+    return item_scan(ITEMS_ARG(v));
+}
+
 /* As the pair operator applies prefix q to the element's pair: q's value counts only if no
  * segment starts in the run up to the element.  Exclusive: an element that starts a segment gets
  * the neutral value, the others the inclusive result of the element before them. */

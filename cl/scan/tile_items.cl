@@ -13,10 +13,7 @@ CLSCAN_INLINE T tile_reduce(__global const IN_T *src IN_PARAMS, ulong base, ulon
  * tree over the work-items' totals (scan/wg_tree.cl). */
 CLSCAN_INLINE T tile_total_alone(__global const IN_T *src IN_PARAMS, ulong base, ulong count, __local T *buf)
 {
-    for (uint w = 0; w < CLSCAN_WG; ++w) {
-        ITEMS_DECL(v);
-        items_load_partial(ITEMS_ARG(v), src IN_ARGS, base + (ulong)w * CLSCAN_ITEMS, count);
-        buf[w] = item_scan(ITEMS_ARG(v));
-    }
+    for (uint w = 0; w < CLSCAN_WG; ++w)
+        buf[w] = item_total_direct(src IN_ARGS, base + (ulong)w * CLSCAN_ITEMS, count);
     return wg_total_alone(buf);
 }
