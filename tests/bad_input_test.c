@@ -52,7 +52,9 @@
 typedef enum fn_id {
     F_PLAN_CREATE, F_PLAN_CREATE_CUSTOM, F_PLAN_RELEASE, F_ELEMENT_SIZE, F_OP_ELEMENT_SIZE,
     F_SET_TUNING, F_GET_TUNING, F_SET_ALGORITHM, F_GET_ALGORITHM, F_SET_VARIANT, F_GET_VARIANT,
-    F_ENQUEUE, F_ENQUEUE_SEGMENTED, F_ENQUEUE_BY_KEY, F_ENQUEUE_SEGMENTED_OFFSETS, F_HOST, F_DEFAULT_DEVICE,
+    F_SET_ACCURACY, F_GET_ACCURACY,
+    F_ENQUEUE, F_ENQUEUE_SEGMENTED, F_ENQUEUE_BY_KEY, F_ENQUEUE_SEGMENTED_OFFSETS, F_ENQUEUE_WITH,
+    F_ENQUEUE_RECURRENCE, F_HOST, F_HOST_WITH, F_DEFAULT_DEVICE,
     F_ERROR_STRING, F_LAST_ERROR, F_VERSION_STRING, F_CACHE_CLEAR,
     F_COMPACTOR_CREATE, F_COMPACTOR_RELEASE, F_COMPACT_ENQUEUE, F_COMPACT_INDICES_ENQUEUE, F_COMPACT,
     F_BUCKETER_CREATE, F_BUCKETER_RELEASE, F_BUCKET_ENQUEUE,
@@ -63,9 +65,10 @@ typedef enum fn_id {
 static const char *const fn_names[NFN] = {
     "clscan_plan_create", "clscan_plan_create_custom", "clscan_plan_release", "clscan_element_size",
     "clscan_op_element_size", "clscan_plan_set_tuning", "clscan_plan_get_tuning", "clscan_plan_set_algorithm",
-    "clscan_plan_get_algorithm", "clscan_plan_set_variant", "clscan_plan_get_variant", "clscan_enqueue",
-    "clscan_enqueue_segmented", "clscan_enqueue_by_key", "clscan_enqueue_segmented_offsets", "clscan_host",
-    "clscan_default_device",
+    "clscan_plan_get_algorithm", "clscan_plan_set_variant", "clscan_plan_get_variant", "clscan_plan_set_accuracy",
+    "clscan_plan_get_accuracy", "clscan_enqueue", "clscan_enqueue_segmented", "clscan_enqueue_by_key",
+    "clscan_enqueue_segmented_offsets", "clscan_enqueue_with", "clscan_enqueue_recurrence", "clscan_host",
+    "clscan_host_with", "clscan_default_device",
     "clscan_error_string", "clscan_last_error", "clscan_version_string", "clscan_cache_clear",
     "clscan_compactor_create", "clscan_compactor_release", "clscan_compact_enqueue",
     "clscan_compact_indices_enqueue", "clscan_compact", "clscan_bucketer_create", "clscan_bucketer_release",
@@ -105,6 +108,15 @@ typedef struct doc_entry {
 #define ALGO_ENQUEUE(f)                                                                          \
     ENQUEUE_COMMON(f, CLSCAN_INVALID_HANDLE), {f, CL_INVALID_BUFFER_SIZE, NULL},                 \
     {f, CL_MEM_OBJECT_ALLOCATION_FAILURE, R_ALLOC}
+/* clscan_host and clscan_host_with (one page). */
+#define HOST_DOCS(f)                                                                                       \
+    {f, CLSCAN_INVALID_OPERATOR, NULL}, {f, CLSCAN_INVALID_TYPE, NULL}, {f, CLSCAN_INVALID_KIND, NULL},     \
+    {f, CL_INVALID_HOST_PTR, NULL}, {f, CL_INVALID_BUFFER_SIZE, NULL}, {f, CL_MEM_COPY_OVERLAP, NULL},      \
+    {f, CL_DEVICE_NOT_FOUND, R_NO_DEVICE}, {f, CLSCAN_INVALID_DEVICE_SPEC, NULL},                         \
+    {f, CL_MEM_OBJECT_ALLOCATION_FAILURE, R_ALLOC}, {f, CL_OUT_OF_RESOURCES, R_ALLOC},                     \
+    {f, CL_OUT_OF_HOST_MEMORY, R_ALLOC}, {f, CLSCAN_FP64_NOT_SUPPORTED, NULL},                            \
+    {f, CLSCAN_DEVICE_NOT_SUPPORTED, R_BUILTIN_FITS}, {f, CLSCAN_KERNEL_SOURCE_NOT_FOUND, NULL},           \
+    {f, CL_BUILD_PROGRAM_FAILURE, NULL}
 /* The creation of a compactor, bucketer or sorter (their own argument errors apart). */
 #define ALGO_CREATE(f)                                                                           \
     {f, CL_INVALID_CONTEXT, NULL}, {f, CL_INVALID_DEVICE, NULL},                                 \
@@ -147,6 +159,11 @@ static const doc_entry docs[] = {
     {F_SET_VARIANT, CL_OUT_OF_HOST_MEMORY, R_ALLOC},
     /* doc/clscan_plan_get_variant.3 */
     {F_GET_VARIANT, CLSCAN_INVALID_PLAN, NULL},
+    /* doc/clscan_plan_set_accuracy.3 (the build's errors "as for clscan_plan_create") */
+    {F_SET_ACCURACY, CLSCAN_INVALID_PLAN, NULL}, {F_SET_ACCURACY, CL_INVALID_VALUE, NULL},
+    {F_SET_ACCURACY, CLSCAN_DEVICE_NOT_SUPPORTED, NULL}, {F_SET_ACCURACY, CL_INVALID_WORK_GROUP_SIZE, R_KERNEL_WG},
+    {F_SET_ACCURACY, CL_BUILD_PROGRAM_FAILURE, NULL}, {F_SET_ACCURACY, CLSCAN_KERNEL_SOURCE_NOT_FOUND, NULL},
+    {F_SET_ACCURACY, CL_OUT_OF_HOST_MEMORY, R_ALLOC},
     /* doc/clscan_enqueue.3 */
     ENQUEUE_COMMON(F_ENQUEUE, CLSCAN_INVALID_PLAN), SCAN_ALLOC(F_ENQUEUE),
     /* doc/clscan_enqueue_segmented.3: those of clscan_enqueue, and the segmented program's build */
@@ -163,15 +180,19 @@ static const doc_entry docs[] = {
     {F_ENQUEUE_SEGMENTED_OFFSETS, CL_BUILD_PROGRAM_FAILURE, NULL},
     {F_ENQUEUE_SEGMENTED_OFFSETS, CLSCAN_DEVICE_NOT_SUPPORTED, R_SEGMENTED_FITS},
     {F_ENQUEUE_SEGMENTED_OFFSETS, CLSCAN_INVALID_TYPE, NULL}, {F_ENQUEUE_SEGMENTED_OFFSETS, CL_INVALID_VALUE, NULL},
-    /* doc/clscan_host.3, with the errors of clscan_plan_create it names */
-    {F_HOST, CLSCAN_INVALID_OPERATOR, NULL}, {F_HOST, CLSCAN_INVALID_TYPE, NULL},
-    {F_HOST, CLSCAN_INVALID_KIND, NULL}, {F_HOST, CL_INVALID_HOST_PTR, NULL},
-    {F_HOST, CL_INVALID_BUFFER_SIZE, NULL}, {F_HOST, CL_MEM_COPY_OVERLAP, NULL},
-    {F_HOST, CL_DEVICE_NOT_FOUND, R_NO_DEVICE}, {F_HOST, CLSCAN_INVALID_DEVICE_SPEC, NULL},
-    {F_HOST, CL_MEM_OBJECT_ALLOCATION_FAILURE, R_ALLOC}, {F_HOST, CL_OUT_OF_RESOURCES, R_ALLOC},
-    {F_HOST, CL_OUT_OF_HOST_MEMORY, R_ALLOC}, {F_HOST, CLSCAN_FP64_NOT_SUPPORTED, NULL},
-    {F_HOST, CLSCAN_DEVICE_NOT_SUPPORTED, R_BUILTIN_FITS}, {F_HOST, CLSCAN_KERNEL_SOURCE_NOT_FOUND, NULL},
-    {F_HOST, CL_BUILD_PROGRAM_FAILURE, NULL},
+    /* doc/clscan_enqueue_with.3: those of clscan_enqueue (the options' buffers add to them), and
+     * the build of the program that reads from the end */
+    ENQUEUE_COMMON(F_ENQUEUE_WITH, CLSCAN_INVALID_PLAN), SCAN_ALLOC(F_ENQUEUE_WITH),
+    {F_ENQUEUE_WITH, CL_BUILD_PROGRAM_FAILURE, NULL}, {F_ENQUEUE_WITH, CLSCAN_KERNEL_SOURCE_NOT_FOUND, NULL},
+    /* doc/clscan_enqueue_recurrence.3: those of clscan_enqueue_with, the plan's operator and kind,
+     * the slopes, and a tuning the compensated recurrence does not fit */
+    ENQUEUE_COMMON(F_ENQUEUE_RECURRENCE, CLSCAN_INVALID_PLAN), SCAN_ALLOC(F_ENQUEUE_RECURRENCE),
+    {F_ENQUEUE_RECURRENCE, CL_BUILD_PROGRAM_FAILURE, NULL},
+    {F_ENQUEUE_RECURRENCE, CLSCAN_KERNEL_SOURCE_NOT_FOUND, NULL},
+    {F_ENQUEUE_RECURRENCE, CLSCAN_INVALID_OPERATOR, NULL}, {F_ENQUEUE_RECURRENCE, CLSCAN_INVALID_KIND, NULL},
+    {F_ENQUEUE_RECURRENCE, CL_INVALID_VALUE, NULL}, {F_ENQUEUE_RECURRENCE, CLSCAN_DEVICE_NOT_SUPPORTED, NULL},
+    /* doc/clscan_host.3 (clscan_host_with's page too), with the errors of clscan_plan_create it names */
+    HOST_DOCS(F_HOST), HOST_DOCS(F_HOST_WITH),
     /* doc/clscan_default_device.3 */
     {F_DEFAULT_DEVICE, CL_INVALID_VALUE, NULL}, {F_DEFAULT_DEVICE, CLSCAN_INVALID_DEVICE_SPEC, NULL},
     {F_DEFAULT_DEVICE, CL_DEVICE_NOT_FOUND, R_NO_DEVICE}, {F_DEFAULT_DEVICE, CL_OUT_OF_HOST_MEMORY, R_ALLOC},
@@ -286,13 +307,13 @@ enum { MAX_UNNAMED = 64 };
 static char unnamed[MAX_UNNAMED][400];
 static int nunnamed;
 
-/* clscan_host passes on the errors of the functions it calls (doc/clscan_host.3): their names
- * do as well. */
+/* clscan_host and clscan_host_with pass on the errors of the functions they call
+ * (doc/clscan_host.3): their names do as well. */
 static bool names_function(fn_id fn, const char *msg)
 {
     if (strstr(msg, fn_names[fn]))
         return true;
-    return fn == F_HOST && (strstr(msg, "clscan_plan_create") || strstr(msg, "clscan_default_device") ||
+    return (fn == F_HOST || fn == F_HOST_WITH) && (strstr(msg, "clscan_plan_create") || strstr(msg, "clscan_default_device") ||
                             strstr(msg, "clscan_enqueue"));
 }
 
@@ -352,7 +373,7 @@ static struct {
     size_t align;            /* bytes: the origin of a sub-buffer */
     size_t max_wg;
     cl_ulong max_alloc, local_mem;
-    bool images, fp64;
+    bool images, fp64, cpu;
     char srcdir[2048];       /* the source tree, with cl/ */
     bool have_srcdir;
     char kdir[64];           /* the temporary kernel directory */
@@ -453,6 +474,9 @@ static void setup_env(void)
         setup_error("out of host memory", CL_OUT_OF_HOST_MEMORY);
     clGetDeviceInfo(E.device, CL_DEVICE_EXTENSIONS, ext_size, ext, NULL);
     E.fp64 = strstr(ext, "cl_khr_fp64") != NULL;
+    cl_device_type type = 0;
+    clGetDeviceInfo(E.device, CL_DEVICE_TYPE, sizeof type, &type, NULL);
+    E.cpu = (type & CL_DEVICE_TYPE_CPU) != 0;
     free(ext);
     E.images = images == CL_TRUE;
     E.align = align_bits >= 64 ? align_bits / 8 : 128;
@@ -515,6 +539,7 @@ typedef enum dir_state {
     DIR_TREE_DIR,      /* scan/wg_tree.cl is a directory: CLSCAN_KERNEL_SOURCE_NOT_FOUND */
     DIR_TREE_BROKEN,   /* scan/wg_tree.cl does not compile: CL_BUILD_PROGRAM_FAILURE */
     DIR_CREATE_BROKEN, /* scan/contract.cl and common/wg_sum.cl (every program's) do not compile */
+    DIR_CONTRACT_DIR,  /* scan/contract.cl is a directory: CLSCAN_KERNEL_SOURCE_NOT_FOUND for any program */
 } dir_state;
 
 static void kdir_path(char *buf, size_t size, const char *file)
@@ -542,8 +567,8 @@ static void set_dir_state(dir_state s)
         if (rmdir(path) != 0)
             unlink(path);
     }
-    if (s == DIR_TREE_DIR) {
-        kdir_path(path, sizeof path, files[0]);
+    if (s == DIR_TREE_DIR || s == DIR_CONTRACT_DIR) {
+        kdir_path(path, sizeof path, files[s == DIR_TREE_DIR ? 0 : 1]);
         if (mkdir(path, 0700) != 0)
             setup_error("cannot make a directory in the temporary kernel directory", CL_INVALID_VALUE);
     } else if (s == DIR_TREE_BROKEN) {
@@ -650,19 +675,52 @@ static struct {
     clscan_plan *tuned;       /* the same, tuning 8 x 4 (registers tiles) */
     clscan_plan *big;         /* big_op, tuning 1 x 4096 (streamed tiles) */
     clscan_plan *poisoned;    /* SUM int32 inclusive reading its kernels through E.kdir (NULL: no source tree) */
+    clscan_plan *affine;      /* AFFINE float inclusive, automatic choices: recurrences */
+    clscan_plan *affine_exclusive;   /* AFFINE float exclusive */
+    clscan_plan *affine_tuned;       /* AFFINE float inclusive, tuning AFFINE_WG x AFFINE_ITEMS (NULL: refused) */
+    clscan_plan *poisoned_affine;    /* AFFINE float inclusive reading its kernels through E.kdir */
     clscan_compactor *compactor;  /* 4-byte elements */
     clscan_bucketer *bucketer;    /* NBUCKETS buckets, 4-byte values */
     clscan_sorter *sorter;        /* uint32 keys sorted by their low SORT_KEY_BITS bits, 4-byte values */
     clscan_sorter *signed_sorter; /* int32 keys, no values */
 } H;
 
-static clscan_plan *setup_plan(void)
+/* A registers tuning whose tile of float AFFINE pairs (8 bytes) fits the 1 MiB the library allows
+ * a work-group's registers, while the compensated elements (16 bytes) do not. */
+enum { AFFINE_WG = 32, AFFINE_ITEMS = 2048 };
+
+static clscan_plan *setup_plan_of(clscan_op op, clscan_type type, clscan_kind kind)
 {
     cl_int err;
-    clscan_plan *p = clscan_plan_create(E.ctx, E.device, CLSCAN_SUM, CLSCAN_INT32, CLSCAN_INCLUSIVE, &err);
+    clscan_plan *p = clscan_plan_create(E.ctx, E.device, op, type, kind, &err);
     if (!p)
         setup_error("clscan_plan_create", err);
     return p;
+}
+
+static clscan_plan *setup_plan(void)
+{
+    return setup_plan_of(CLSCAN_SUM, CLSCAN_INT32, CLSCAN_INCLUSIVE);
+}
+
+/* The AFFINE float plans of the recurrences (one program each, the poisoned one's from the cache). */
+static void setup_affine_plans(void)
+{
+    H.affine = setup_plan_of(CLSCAN_AFFINE, CLSCAN_FLOAT, CLSCAN_INCLUSIVE);
+    H.affine_exclusive = setup_plan_of(CLSCAN_AFFINE, CLSCAN_FLOAT, CLSCAN_EXCLUSIVE);
+    H.affine_tuned = setup_plan_of(CLSCAN_AFFINE, CLSCAN_FLOAT, CLSCAN_INCLUSIVE);
+    cl_int err = clscan_plan_set_tuning(H.affine_tuned, AFFINE_WG, AFFINE_ITEMS);
+    if (err == CLSCAN_DEVICE_NOT_SUPPORTED || err == CL_INVALID_WORK_GROUP_SIZE) {
+        clscan_plan_release(H.affine_tuned);
+        H.affine_tuned = NULL;
+    } else if (err != CL_SUCCESS) {
+        setup_error("clscan_plan_set_tuning of float AFFINE pairs", err);
+    }
+    if (E.have_srcdir) {
+        env_apply(ENV_DIR_POISONED);
+        H.poisoned_affine = setup_plan_of(CLSCAN_AFFINE, CLSCAN_FLOAT, CLSCAN_INCLUSIVE);
+        env_undo(ENV_DIR_POISONED);
+    }
 }
 
 static void setup_handles(void)
@@ -690,6 +748,7 @@ static void setup_handles(void)
         H.poisoned = setup_plan();
         env_undo(ENV_DIR_POISONED);
     }
+    setup_affine_plans();
     if (!(H.compactor = clscan_compactor_create(E.ctx, E.device, 4, &err)))
         setup_error("clscan_compactor_create", err);
     if (!(H.bucketer = clscan_bucketer_create(E.ctx, E.device, NBUCKETS, 4, &err)))
@@ -709,6 +768,10 @@ static void release_handles(void)
     clscan_plan_release(H.tuned);
     clscan_plan_release(H.big);
     clscan_plan_release(H.poisoned);
+    clscan_plan_release(H.affine);
+    clscan_plan_release(H.affine_exclusive);
+    clscan_plan_release(H.affine_tuned);
+    clscan_plan_release(H.poisoned_affine);
     clscan_compactor_release(H.compactor);
     clscan_bucketer_release(H.bucketer);
     clscan_sorter_release(H.sorter);
@@ -968,6 +1031,101 @@ static void probe_offsets(clscan_plan *p)
     clReleaseMemObject(bo);
 }
 
+/* clscan_enqueue_with on a SUM int32 plan: a scan of PN elements (from the end if reverse) with a
+ * carry from a buffer that also receives the total (carry at 0, total at 2; src from 1, dst from 2). */
+static void probe_with(clscan_plan *p, bool reverse)
+{
+    const char *what = reverse ? "reverse scan with a carry and a total" : "scan with a carry and a total";
+    uint32_t x[PN + 1], y[PN + 2], expected[PN + 2], ct[3], expected_ct[3];
+    tu_fill_bytes(x, sizeof x);
+    tu_fill_bytes(y, sizeof y);
+    tu_fill_bytes(ct, sizeof ct);
+    memcpy(expected, y, sizeof y);
+    memcpy(expected_ct, ct, sizeof ct);
+    uint32_t acc = ct[0];
+    for (size_t k = 0; k < PN; k++) {
+        const size_t i = reverse ? PN - 1 - k : k;
+        expected[2 + i] = acc += x[1 + i];
+    }
+    expected_ct[2] = acc;
+    cl_mem bx = probe_buffer(sizeof x, x), by = probe_buffer(sizeof y, y), bc = probe_buffer(sizeof ct, ct);
+    const clscan_scan_options o = {.carry_in = bc, .carry_in_offset = 0, .total = bc, .total_offset = 2,
+                                   .reverse = reverse};
+    cl_event ev = NULL;
+    cl_int st = clscan_enqueue_with(p, E.q, bx, 1, by, 2, PN, &o, 1, &E.done, &ev);
+    if (probe_ran(what, st, ev)) {
+        probe_read(by, sizeof y, y);
+        probe_compare(what, expected, y, sizeof y);
+        probe_read(bc, sizeof ct, ct);
+        probe_compare("carry and total of a reverse scan", expected_ct, ct, sizeof ct);
+    }
+    clReleaseMemObject(bx);
+    clReleaseMemObject(by);
+    clReleaseMemObject(bc);
+}
+
+/* Slopes of +-1 and small integer offsets: float AFFINE results exact in any order of combination. */
+static void exact_affine(float *a, float *b, size_t n, size_t stride)
+{
+    for (size_t i = 0; i < n; i++) {
+        a[i * stride] = tu_rand_below(2) ? 1.0f : -1.0f;
+        b[i * stride] = (float)((int)tu_rand_below(17) - 8);
+    }
+}
+
+/* clscan_enqueue_recurrence on a float AFFINE plan: PN values from y0 in a buffer that also
+ * receives the total (y0 at 0, total at 2; y from 1). */
+static void probe_recurrence(clscan_plan *p)
+{
+    const char *what = "recurrence with y0 and a total";
+    float a[PN], b[PN], y[PN + 1], expected[PN + 1], ct[3], expected_ct[3];
+    exact_affine(a, b, PN, 1);
+    tu_fill_bytes(y, sizeof y);
+    memcpy(expected, y, sizeof y);
+    ct[0] = 3.0f;
+    tu_fill_bytes(ct + 1, 2 * sizeof ct[0]);
+    memcpy(expected_ct, ct, sizeof ct);
+    float acc = ct[0];
+    for (size_t i = 0; i < PN; i++)
+        expected[1 + i] = acc = a[i] * acc + b[i];
+    expected_ct[2] = acc;
+    cl_mem ba = probe_buffer(sizeof a, a), bb = probe_buffer(sizeof b, b), by = probe_buffer(sizeof y, y);
+    cl_mem bc = probe_buffer(sizeof ct, ct);
+    const clscan_scan_options o = {.carry_in = bc, .carry_in_offset = 0, .total = bc, .total_offset = 2};
+    cl_event ev = NULL;
+    cl_int st = clscan_enqueue_recurrence(p, E.q, ba, 0, NULL, bb, 0, by, 1, PN, &o, 0, NULL, &ev);
+    if (probe_ran(what, st, ev)) {
+        probe_read(by, sizeof y, y);
+        probe_compare(what, expected, y, sizeof y);
+        probe_read(bc, sizeof ct, ct);
+        probe_compare("y0 and total of a recurrence", expected_ct, ct, sizeof ct);
+    }
+    clReleaseMemObject(ba);
+    clReleaseMemObject(bb);
+    clReleaseMemObject(by);
+    clReleaseMemObject(bc);
+}
+
+/* clscan_enqueue of PN float AFFINE pairs (exact values) into dst from pair 1. */
+static void probe_affine(clscan_plan *p, clscan_kind kind)
+{
+    const char *what = kind == CLSCAN_EXCLUSIVE ? "exclusive scan of float AFFINE pairs" : "scan of float AFFINE pairs";
+    float x[2 * PN], y[2 * PN + 2], expected[2 * PN + 2];
+    exact_affine(x, x + 1, PN, 2);
+    tu_fill_bytes(y, sizeof y);
+    memcpy(expected, y, sizeof y);
+    tu_reference(CLSCAN_AFFINE, CLSCAN_FLOAT, kind, x, expected + 2, PN);
+    cl_mem bx = probe_buffer(sizeof x, x), by = probe_buffer(sizeof y, y);
+    cl_event ev = NULL;
+    cl_int st = clscan_enqueue(p, E.q, bx, 0, by, 1, PN, 0, NULL, &ev);
+    if (probe_ran(what, st, ev)) {
+        probe_read(by, sizeof y, y);
+        probe_compare(what, expected, y, sizeof y);
+    }
+    clReleaseMemObject(bx);
+    clReleaseMemObject(by);
+}
+
 /* The big custom operator: lane-wise sums of 96 uints, 50 elements. */
 static void probe_big(void)
 {
@@ -1153,6 +1311,28 @@ static void probe_host(void)
         probe_compare("clscan_host", expected, y, sizeof y);
 }
 
+/* clscan_host_with on the default device (the context and plan of clscan_host): a scan from a
+ * carry, with the total. */
+static void probe_host_with(void)
+{
+    uint32_t x[PN], y[PN], expected[PN], total = 0;
+    const uint32_t init = (uint32_t)tu_rand();
+    tu_fill_bytes(x, sizeof x);
+    uint32_t acc = init;
+    for (size_t i = 0; i < PN; i++)
+        expected[i] = acc += x[i];
+    cl_int st = clscan_host_with(NULL, CLSCAN_SUM, CLSCAN_INT32, CLSCAN_INCLUSIVE, x, y, PN, &init, &total, 0);
+    if (st != CL_SUCCESS) {
+        row_fail("the valid clscan_host_with after the row failed: %s: %s", clscan_error_string(st),
+                 clscan_last_error());
+        return;
+    }
+    probe_compare("clscan_host_with", expected, y, sizeof y);
+    if (total != acc)
+        row_fail("the valid clscan_host_with after the row gave the total %u, not %u", (unsigned)total,
+                 (unsigned)acc);
+}
+
 static void probe_default_device(void)
 {
     cl_platform_id p = NULL;
@@ -1205,12 +1385,19 @@ static void probe_all(void)
     probe_segmented(H.plan, false);
     probe_segmented(H.plan, true);
     probe_offsets(H.plan);
+    probe_with(H.plan, true);
+    probe_recurrence(H.affine);
+    probe_affine(H.affine_exclusive, CLSCAN_EXCLUSIVE);
+    if (H.affine_tuned)
+        probe_affine(H.affine_tuned, CLSCAN_INCLUSIVE);
     probe_scan(H.streamed, "scan (streamed tiles set)");
     probe_scan(H.tuned, "scan (tuning 8 x 4)");
     if (H.big)
         probe_big();
     if (H.poisoned)
         probe_scan(H.poisoned, "scan (kernels from the temporary directory)");
+    if (H.poisoned_affine)
+        probe_recurrence(H.poisoned_affine);
     probe_compact(COMPACT_ENQUEUE);
     probe_compact(COMPACT_INDICES);
     probe_compact(COMPACT_BLOCKING);
@@ -1218,6 +1405,7 @@ static void probe_all(void)
     probe_sort(false);
     probe_sort(true);
     probe_host();
+    probe_host_with();
 }
 
 /* ---- Rows of the enqueue functions ------------------------------------------------------------
@@ -1247,8 +1435,14 @@ typedef struct call_desc {
 
 #define IN(n, es) {n, false, NEED_COUNT, false, false, es}
 #define OUT(n, es) {n, true, NEED_COUNT, false, false, es}
+/* The options' buffers (clscan_scan_options): one element each, optional. */
+#define CARRY_IN {"carry_in", false, NEED_ONE, true, false, 4}
+#define TOTAL {"total", true, NEED_ONE, true, false, 4}
 static const call_desc calls[] = {
     {F_ENQUEUE, 2, {IN("src", 4), OUT("dst", 4)}},
+    {F_ENQUEUE_WITH, 4, {IN("src", 4), {"dst", true, NEED_COUNT, true, false, 4}, CARRY_IN, TOTAL}},
+    {F_ENQUEUE_RECURRENCE, 5, {{"a", false, NEED_COUNT, true, false, 4}, IN("b", 4),
+                               {"y", true, NEED_COUNT, true, false, 4}, CARRY_IN, TOTAL}},
     {F_ENQUEUE_SEGMENTED, 3, {IN("src", 4), IN("heads", 1), OUT("dst", 4)}},
     {F_ENQUEUE_BY_KEY, 3, {IN("keys", 0), IN("src", 4), OUT("dst", 4)}},
     {F_ENQUEUE_SEGMENTED_OFFSETS, 4, {IN("src", 4), {"offsets", false, NEED_OFFSETS, false, false, 0},
@@ -1267,6 +1461,8 @@ static const call_desc calls[] = {
 };
 #undef IN
 #undef OUT
+#undef CARRY_IN
+#undef TOTAL
 
 static const call_desc *call_of(fn_id fn)
 {
@@ -1278,7 +1474,8 @@ static const call_desc *call_of(fn_id fn)
 
 static bool is_scan(fn_id fn)
 {
-    return fn == F_ENQUEUE || fn == F_ENQUEUE_SEGMENTED || fn == F_ENQUEUE_BY_KEY || fn == F_ENQUEUE_SEGMENTED_OFFSETS;
+    return fn == F_ENQUEUE || fn == F_ENQUEUE_SEGMENTED || fn == F_ENQUEUE_BY_KEY || fn == F_ENQUEUE_SEGMENTED_OFFSETS ||
+           fn == F_ENQUEUE_WITH || fn == F_ENQUEUE_RECURRENCE;
 }
 
 typedef enum buf_kind {
@@ -1301,7 +1498,10 @@ typedef struct bspec {
     size_t len;      /* elements of the buffer; 0: room for the range and GUARD more */
 } bspec;
 
-typedef enum handle_kind { H_MAIN, H_NULL, H_ALT } handle_kind;
+/* The plan of a scan's row: H_MAIN H.plan (recurrences: H.affine); H_ALT the poisoned plan
+ * (recurrences: H.poisoned_affine); the rest for recurrences: H_SUM H.plan, H_CUSTOM H.big,
+ * H_EXCLUSIVE H.affine_exclusive, H_TUNED H.affine_tuned. */
+typedef enum handle_kind { H_MAIN, H_NULL, H_ALT, H_SUM, H_CUSTOM, H_EXCLUSIVE, H_TUNED } handle_kind;
 typedef enum queue_kind { Q_MAIN, Q_NULL, Q_OTHER_CONTEXT, Q_OTHER_DEVICE } queue_kind;
 typedef enum wait_kind { W_NONE, W_COUNT_WITHOUT_LIST, W_LIST_WITHOUT_COUNT, W_NULL_EVENT, W_OTHER_CONTEXT } wait_kind;
 
@@ -1315,13 +1515,18 @@ typedef struct erow {
     dir_state dir;       /* the temporary kernel directory's state, for the poisoned plan */
     size_t count;        /* 0: NE */
     int extra;           /* clscan_enqueue_by_key: the key type; clscan_enqueue_segmented_offsets: the
-                          * offsets' type (0: CLSCAN_UINT32); clscan_compact: 1 for kept NULL */
+                          * offsets' type (0: CLSCAN_UINT32); clscan_compact: 1 for kept NULL;
+                          * clscan_enqueue_with and clscan_enqueue_recurrence: X_* flags */
     size_t nseg;         /* clscan_enqueue_segmented_offsets: the segments (0: NSEG; NSEG_ZERO: none) */
     bool undocumented;   /* the function's page does not list want */
     bspec b[6];
 } erow;
 
 #define NSEG_ZERO ((size_t)-2)
+
+/* clscan_enqueue_with, clscan_enqueue_recurrence: options.reverse set; options NULL; a_const NULL
+ * (otherwise it points to 1.0f; a is its slot's buffer either way). */
+enum { X_REVERSE = 1, X_NO_OPTIONS = 2, X_NO_A_CONST = 4 };
 
 /* Rows leave the trailing fields of a slot out: zero is their default.  (clang's -Wextra warns
  * of partly initialized nested aggregates; gcc's does not.) */
@@ -1418,6 +1623,67 @@ static const erow hand_rows[] = {
         .handle = H_ALT, .dir = DIR_TREE_BROKEN),
     ROW(F_ENQUEUE_SEGMENTED_OFFSETS, CLSCAN_KERNEL_SOURCE_NOT_FOUND, .what = "a kernel file of the segmented "
         "program is a directory", .handle = H_ALT, .dir = DIR_TREE_DIR, .undocumented = true),
+    /* clscan_enqueue_with: src 0, dst 1, carry_in 2, total 3 */
+    ROW(F_ENQUEUE_WITH, CL_INVALID_MEM_OBJECT, .what = "dst NULL and no total", SLOT(1, B_NULL), SLOT(3, B_NULL)),
+    ROW(F_ENQUEUE_WITH, CL_INVALID_MEM_OBJECT, .what = "options NULL, dst NULL", .extra = X_NO_OPTIONS,
+        SLOT(1, B_NULL)),
+    ROW(F_ENQUEUE_WITH, CL_MEM_COPY_OVERLAP, .what = "options NULL, dst one element after src",
+        .extra = X_NO_OPTIONS, SLOT(1, B_SAME, 0, false, 1)),
+    ROW(F_ENQUEUE_WITH, CL_MEM_COPY_OVERLAP, .what = "dst one element after src in the same buffer",
+        SLOT(1, B_SAME, 0, false, 1)),
+    ROW(F_ENQUEUE_WITH, CL_MEM_COPY_OVERLAP, .what = "reverse, dst one element before src",
+        .extra = X_REVERSE, SLOT(0, B_FRESH, 0, false, 1), SLOT(1, B_SAME, 0, false, 0)),
+    ROW(F_ENQUEUE_WITH, CL_MEM_COPY_OVERLAP, .what = "carry_in inside dst's range", SLOT(2, B_SAME, 1, false, 4)),
+    ROW(F_ENQUEUE_WITH, CL_MEM_COPY_OVERLAP, .what = "reverse, carry_in at dst's last element",
+        .extra = X_REVERSE, SLOT(2, B_SAME, 1, false, NE - 1)),
+    ROW(F_ENQUEUE_WITH, CL_MEM_COPY_OVERLAP, .what = "carry_in a sub-buffer overlapping dst in its parent",
+        SLOT(1, B_FRESH, 0, true, 0), SLOT(2, B_SUB, 1, false, 2)),
+    ROW(F_ENQUEUE_WITH, CL_MEM_COPY_OVERLAP, .what = "total inside src's range", SLOT(3, B_SAME, 0, false, 5)),
+    ROW(F_ENQUEUE_WITH, CL_MEM_COPY_OVERLAP, .what = "total at dst's last element",
+        SLOT(3, B_SAME, 1, false, NE - 1)),
+    ROW(F_ENQUEUE_WITH, CL_MEM_COPY_OVERLAP, .what = "total over carry_in", SLOT(3, B_SAME, 2, false, 0)),
+    ROW(F_ENQUEUE_WITH, CL_MEM_COPY_OVERLAP, .what = "total a sub-buffer overlapping src in its parent",
+        SLOT(0, B_FRESH, 0, true, 0), SLOT(3, B_SUB, 0, false, 3)),
+    ROW(F_ENQUEUE_WITH, CL_MEM_COPY_OVERLAP, .what = "a reduction (dst NULL), total inside src's range",
+        SLOT(1, B_NULL), SLOT(3, B_SAME, 0, false, 2)),
+    ROW(F_ENQUEUE_WITH, CL_BUILD_PROGRAM_FAILURE, .what = "reverse, the reverse program does not compile",
+        .handle = H_ALT, .dir = DIR_CREATE_BROKEN, .extra = X_REVERSE),
+    ROW(F_ENQUEUE_WITH, CLSCAN_KERNEL_SOURCE_NOT_FOUND, .what = "reverse, a kernel file of the reverse program is "
+        "a directory", .handle = H_ALT, .dir = DIR_CONTRACT_DIR, .extra = X_REVERSE),
+    /* clscan_enqueue_recurrence: a 0, b 1, y 2, carry_in 3, total 4 */
+    ROW(F_ENQUEUE_RECURRENCE, CL_INVALID_VALUE, .what = "a and a_const NULL", .extra = X_NO_A_CONST,
+        SLOT(0, B_NULL)),
+    ROW(F_ENQUEUE_RECURRENCE, CL_INVALID_VALUE, .what = "a and a_const NULL, options NULL",
+        .extra = X_NO_A_CONST | X_NO_OPTIONS, SLOT(0, B_NULL)),
+    ROW(F_ENQUEUE_RECURRENCE, CLSCAN_INVALID_OPERATOR, .what = "a SUM int32 plan", .handle = H_SUM),
+    ROW(F_ENQUEUE_RECURRENCE, CLSCAN_INVALID_OPERATOR, .what = "a custom plan", .handle = H_CUSTOM),
+    ROW(F_ENQUEUE_RECURRENCE, CLSCAN_INVALID_KIND, .what = "an exclusive AFFINE plan", .handle = H_EXCLUSIVE),
+    ROW(F_ENQUEUE_RECURRENCE, CL_INVALID_MEM_OBJECT, .what = "y NULL and no total", SLOT(2, B_NULL),
+        SLOT(4, B_NULL)),
+    ROW(F_ENQUEUE_RECURRENCE, CL_MEM_COPY_OVERLAP, .what = "y one element after b in the same buffer",
+        SLOT(2, B_SAME, 1, false, 1)),
+    ROW(F_ENQUEUE_RECURRENCE, CL_MEM_COPY_OVERLAP, .what = "y one element before a in the same buffer",
+        SLOT(0, B_FRESH, 0, false, 1), SLOT(2, B_SAME, 0, false, 0)),
+    ROW(F_ENQUEUE_RECURRENCE, CL_MEM_COPY_OVERLAP, .what = "a NULL (a_const), y one element after b",
+        SLOT(0, B_NULL), SLOT(2, B_SAME, 1, false, 1)),
+    ROW(F_ENQUEUE_RECURRENCE, CL_MEM_COPY_OVERLAP, .what = "y a sub-buffer overlapping b in its parent",
+        SLOT(1, B_FRESH, 0, true, 0), SLOT(2, B_SUB, 1, false, 1)),
+    ROW(F_ENQUEUE_RECURRENCE, CL_MEM_COPY_OVERLAP, .what = "carry_in inside y's range", SLOT(3, B_SAME, 2, false, 5)),
+    ROW(F_ENQUEUE_RECURRENCE, CL_MEM_COPY_OVERLAP, .what = "total inside a's range", SLOT(4, B_SAME, 0, false, 3)),
+    ROW(F_ENQUEUE_RECURRENCE, CL_MEM_COPY_OVERLAP, .what = "total inside b's range", SLOT(4, B_SAME, 1, false, 0)),
+    ROW(F_ENQUEUE_RECURRENCE, CL_MEM_COPY_OVERLAP, .what = "total at y's last element",
+        SLOT(4, B_SAME, 2, false, NE - 1)),
+    ROW(F_ENQUEUE_RECURRENCE, CL_MEM_COPY_OVERLAP, .what = "total over carry_in", SLOT(4, B_SAME, 3, false, 0)),
+    ROW(F_ENQUEUE_RECURRENCE, CL_MEM_COPY_OVERLAP, .what = "y NULL (only the total), total inside a's range",
+        SLOT(2, B_NULL), SLOT(4, B_SAME, 0, false, 7)),
+    ROW(F_ENQUEUE_RECURRENCE, CL_MEM_COPY_OVERLAP, .what = "reverse, total a sub-buffer overlapping y in its parent",
+        .extra = X_REVERSE, SLOT(2, B_FRESH, 0, true, 0), SLOT(4, B_SUB, 2, false, 3)),
+    ROW(F_ENQUEUE_RECURRENCE, CLSCAN_DEVICE_NOT_SUPPORTED, .what = "compensated (AUTO on a CPU), tuning 32 x 2048 "
+        "in registers", .handle = H_TUNED),
+    ROW(F_ENQUEUE_RECURRENCE, CL_BUILD_PROGRAM_FAILURE, .what = "the recurrence's program does not compile",
+        .handle = H_ALT, .dir = DIR_CREATE_BROKEN),
+    ROW(F_ENQUEUE_RECURRENCE, CLSCAN_KERNEL_SOURCE_NOT_FOUND, .what = "reverse, a kernel file of the recurrence's "
+        "program is a directory", .handle = H_ALT, .dir = DIR_CONTRACT_DIR, .extra = X_REVERSE),
     /* clscan_compact_enqueue: src 0, flags 1, dst 2, kept 3 */
     ROW(F_COMPACT_ENQUEUE, CL_MEM_COPY_OVERLAP, .what = "dst one element after src in the same buffer",
         SLOT(2, B_SAME, 0, false, 1)),
@@ -1599,10 +1865,60 @@ static bool has_values(const erow *r)
     return r->fn == F_BUCKET_ENQUEUE || (r->fn == F_SORT_ENQUEUE && r->handle != H_ALT);
 }
 
+/* The plan a scan's row passes (see handle_kind). */
+static clscan_plan *row_plan(const erow *r)
+{
+    const bool rec = r->fn == F_ENQUEUE_RECURRENCE;
+    switch (r->handle) {
+    case H_NULL: return NULL;
+    case H_ALT: return rec ? H.poisoned_affine : H.poisoned;
+    case H_SUM: return H.plan;
+    case H_CUSTOM: return H.big;
+    case H_EXCLUSIVE: return H.affine_exclusive;
+    case H_TUNED: return H.affine_tuned;
+    default: return rec ? H.affine : H.plan;
+    }
+}
+
+/* Why a scan's row cannot run here (NULL: it can). */
+static const char *row_plan_missing(const erow *r)
+{
+    if (!is_scan(r->fn) || r->handle == H_NULL || row_plan(r))
+        return r->handle == H_TUNED && !E.cpu ? "recurrences are compensated under CLSCAN_ACCURACY_AUTO on CPU "
+                                                "devices only" : NULL;
+    switch (r->handle) {
+    case H_ALT: return "the source tree's cl/ was not found (set CLSCAN_SRCDIR)";
+    case H_CUSTOM: return "the local memory holds no streamed tile of 1 x 4096 384-byte elements";
+    default: return "the device does not take the tuning 32 x 2048 of float AFFINE pairs";
+    }
+}
+
+/* The probe of the recurrence's row: the plan it passed. */
+static void probe_recurrence_row(const erow *r)
+{
+    switch (r->handle) {
+    case H_SUM: probe_scan(H.plan, "scan"); break;
+    case H_CUSTOM: probe_big(); break;
+    case H_EXCLUSIVE: probe_affine(H.affine_exclusive, CLSCAN_EXCLUSIVE); break;
+    case H_TUNED: probe_affine(H.affine_tuned, CLSCAN_INCLUSIVE); break;
+    case H_ALT: probe_recurrence(H.poisoned_affine); break;
+    default: probe_recurrence(H.affine); break;
+    }
+}
+
 /* The probe of the handle a row of fn used. */
 static void probe_enqueue_row(const erow *r)
 {
     switch (r->fn) {
+    case F_ENQUEUE_WITH: /* the poisoned plan's reverse program stays unbuilt for the next row */
+        if (r->handle == H_ALT)
+            probe_with(H.poisoned, false);
+        else
+            probe_with(H.plan, true);
+        break;
+    case F_ENQUEUE_RECURRENCE:
+        probe_recurrence_row(r);
+        break;
     case F_ENQUEUE:
         probe_scan(r->handle == H_ALT ? H.poisoned : H.plan, "scan");
         break;
@@ -1639,30 +1955,9 @@ static void probe_enqueue_row(const erow *r)
 static union { max_align_t a; } sentinel_object;
 #define SENTINEL_EVENT ((cl_event)(void *)&sentinel_object)
 
-static void run_erow(const erow *r)
+/* The row's buffers: own ones first, then those that refer to them; m[s] and off[s] of each slot. */
+static void make_row_buffers(const erow *r, const call_desc *d, cl_mem m[6], size_t off[6])
 {
-    const call_desc *d = call_of(r->fn);
-    ck_assert_ptr_nonnull(d);
-    bool uses_image = false;
-    for (int s = 0; s < d->nslots; s++)
-        uses_image |= r->b[s].kind == B_IMAGE;
-    if (uses_image && !E.images) {
-        skip_row(r->fn, r->want, r->what, "the device has no images");
-        return;
-    }
-    if (r->queue == Q_OTHER_DEVICE && !E.sub) {
-        skip_row(r->fn, r->want, r->what, "the device cannot be partitioned: no second device in one context");
-        return;
-    }
-    if (r->handle == H_ALT && is_scan(r->fn) && !H.poisoned) {
-        skip_row(r->fn, r->want, r->what, "the source tree's cl/ was not found (set CLSCAN_SRCDIR)");
-        return;
-    }
-    row_begin(r->fn, r->what);
-
-    /* The buffers: own ones first, then those that refer to them. */
-    cl_mem m[6] = {NULL};
-    size_t off[6] = {0};
     for (int pass = 0; pass < 2; pass++)
         for (int s = 0; s < d->nslots; s++) {
             const slot_desc *sd = &d->s[s];
@@ -1703,6 +1998,88 @@ static void run_erow(const erow *r)
                 break;
             }
         }
+}
+
+/* clscan_enqueue_with and clscan_enqueue_recurrence: the options from the last two slots (carry_in,
+ * total) and the row's X_* flags. */
+static cl_int call_with_options(const erow *r, clscan_plan *plan, cl_command_queue q, cl_mem m[6], size_t off[6],
+                                size_t count, cl_uint nw, const cl_event *wl, cl_event *ev)
+{
+    const int c = r->fn == F_ENQUEUE_WITH ? 2 : 3;
+    const clscan_scan_options o = {.carry_in = m[c], .carry_in_offset = off[c], .total = m[c + 1],
+                                   .total_offset = off[c + 1], .reverse = (r->extra & X_REVERSE) != 0};
+    const clscan_scan_options *op = r->extra & X_NO_OPTIONS ? NULL : &o;
+    static const float one = 1.0f;
+    if (r->fn == F_ENQUEUE_WITH)
+        return clscan_enqueue_with(plan, q, m[0], off[0], m[1], off[1], count, op, nw, wl, ev);
+    return clscan_enqueue_recurrence(plan, q, m[0], off[0], r->extra & X_NO_A_CONST ? NULL : &one, m[1], off[1], m[2],
+                                     off[2], count, op, nw, wl, ev);
+}
+
+/* The row's call. */
+static cl_int call_enqueue(const erow *r, cl_command_queue q, cl_mem m[6], size_t off[6], size_t count, cl_uint nw,
+                           const cl_event *wl, cl_event *ev, size_t *kept)
+{
+    clscan_plan *plan = row_plan(r);
+    clscan_compactor *c = r->handle == H_NULL ? NULL : H.compactor;
+    clscan_bucketer *bk = r->handle == H_NULL ? NULL : H.bucketer;
+    clscan_sorter *so = r->handle == H_NULL ? NULL : r->handle == H_ALT ? H.signed_sorter : H.sorter;
+    switch (r->fn) {
+    case F_ENQUEUE:
+        return clscan_enqueue(plan, q, m[0], off[0], m[1], off[1], count, nw, wl, ev);
+    case F_ENQUEUE_SEGMENTED:
+        return clscan_enqueue_segmented(plan, q, m[0], off[0], m[1], off[1], m[2], off[2], count, nw, wl, ev);
+    case F_ENQUEUE_BY_KEY:
+        return clscan_enqueue_by_key(plan, q, (clscan_type)r->extra, m[0], off[0], m[1], off[1], m[2], off[2], count,
+                                     nw, wl, ev);
+    case F_ENQUEUE_SEGMENTED_OFFSETS:
+        return clscan_enqueue_segmented_offsets(plan, q, m[0], off[0],
+                                                r->extra ? (clscan_type)r->extra : CLSCAN_UINT32, m[1], off[1],
+                                                row_nseg(r), m[2], off[2], count, m[3], off[3], nw, wl, ev);
+    case F_ENQUEUE_WITH:
+    case F_ENQUEUE_RECURRENCE:
+        return call_with_options(r, plan, q, m, off, count, nw, wl, ev);
+    case F_COMPACT_ENQUEUE:
+        return clscan_compact_enqueue(c, q, m[0], off[0], m[1], off[1], count, m[2], off[2], m[3], off[3], nw, wl,
+                                      ev);
+    case F_COMPACT_INDICES_ENQUEUE:
+        return clscan_compact_indices_enqueue(c, q, m[0], off[0], count, m[1], off[1], m[2], off[2], nw, wl, ev);
+    case F_COMPACT:
+        return clscan_compact(c, q, m[0], off[0], m[1], off[1], count, m[2], off[2], r->extra ? NULL : kept, nw, wl);
+    case F_BUCKET_ENQUEUE:
+        return clscan_bucket_enqueue(bk, q, m[0], off[0], m[1], off[1], count, m[2], off[2], m[3], off[3], m[4],
+                                     off[4], m[5], off[5], nw, wl, ev);
+    case F_SORT_ENQUEUE:
+        return clscan_sort_enqueue(so, q, m[0], off[0], m[1], off[1], m[2], off[2], m[3], off[3], count, nw, wl, ev);
+    default:
+        ck_abort_msg("%s has no slots", fn_names[r->fn]);
+    }
+    return CL_SUCCESS;
+}
+
+static void run_erow(const erow *r)
+{
+    const call_desc *d = call_of(r->fn);
+    ck_assert_ptr_nonnull(d);
+    bool uses_image = false;
+    for (int s = 0; s < d->nslots; s++)
+        uses_image |= r->b[s].kind == B_IMAGE;
+    if (uses_image && !E.images) {
+        skip_row(r->fn, r->want, r->what, "the device has no images");
+        return;
+    }
+    if (r->queue == Q_OTHER_DEVICE && !E.sub) {
+        skip_row(r->fn, r->want, r->what, "the device cannot be partitioned: no second device in one context");
+        return;
+    }
+    if (row_plan_missing(r)) {
+        skip_row(r->fn, r->want, r->what, row_plan_missing(r));
+        return;
+    }
+    row_begin(r->fn, r->what);
+    cl_mem m[6] = {NULL};
+    size_t off[6] = {0};
+    make_row_buffers(r, d, m, off);
 
     const size_t count = r->count ? r->count : NE;
     cl_command_queue q = r->queue == Q_MAIN ? E.q : r->queue == Q_NULL ? NULL
@@ -1719,49 +2096,10 @@ static void run_erow(const erow *r)
     }
     if (r->dir != DIR_CLEAN)
         set_dir_state(r->dir);
-    clscan_plan *plan = r->handle == H_NULL ? NULL : r->handle == H_ALT ? H.poisoned : H.plan;
-    clscan_compactor *c = r->handle == H_NULL ? NULL : H.compactor;
-    clscan_bucketer *bk = r->handle == H_NULL ? NULL : H.bucketer;
-    clscan_sorter *so = r->handle == H_NULL ? NULL : r->handle == H_ALT ? H.signed_sorter : H.sorter;
     cl_event ev = SENTINEL_EVENT;
     size_t kept = 12345;
-    cl_int st = CL_SUCCESS;
     set_marker(r->fn);
-    switch (r->fn) {
-    case F_ENQUEUE:
-        st = clscan_enqueue(plan, q, m[0], off[0], m[1], off[1], count, nw, wl, &ev);
-        break;
-    case F_ENQUEUE_SEGMENTED:
-        st = clscan_enqueue_segmented(plan, q, m[0], off[0], m[1], off[1], m[2], off[2], count, nw, wl, &ev);
-        break;
-    case F_ENQUEUE_BY_KEY:
-        st = clscan_enqueue_by_key(plan, q, (clscan_type)r->extra, m[0], off[0], m[1], off[1], m[2], off[2], count,
-                                   nw, wl, &ev);
-        break;
-    case F_ENQUEUE_SEGMENTED_OFFSETS:
-        st = clscan_enqueue_segmented_offsets(plan, q, m[0], off[0], r->extra ? (clscan_type)r->extra : CLSCAN_UINT32,
-                                              m[1], off[1], row_nseg(r), m[2], off[2], count, m[3], off[3], nw, wl,
-                                              &ev);
-        break;
-    case F_COMPACT_ENQUEUE:
-        st = clscan_compact_enqueue(c, q, m[0], off[0], m[1], off[1], count, m[2], off[2], m[3], off[3], nw, wl, &ev);
-        break;
-    case F_COMPACT_INDICES_ENQUEUE:
-        st = clscan_compact_indices_enqueue(c, q, m[0], off[0], count, m[1], off[1], m[2], off[2], nw, wl, &ev);
-        break;
-    case F_COMPACT:
-        st = clscan_compact(c, q, m[0], off[0], m[1], off[1], count, m[2], off[2], r->extra ? NULL : &kept, nw, wl);
-        break;
-    case F_BUCKET_ENQUEUE:
-        st = clscan_bucket_enqueue(bk, q, m[0], off[0], m[1], off[1], count, m[2], off[2], m[3], off[3], m[4], off[4],
-                                   m[5], off[5], nw, wl, &ev);
-        break;
-    case F_SORT_ENQUEUE:
-        st = clscan_sort_enqueue(so, q, m[0], off[0], m[1], off[1], m[2], off[2], m[3], off[3], count, nw, wl, &ev);
-        break;
-    default:
-        ck_abort_msg("%s has no slots", fn_names[r->fn]);
-    }
+    const cl_int st = call_enqueue(r, q, m, off, count, nw, wl, &ev, &kept);
     check_status(r->fn, st, r->want, r->undocumented);
     if (r->dir != DIR_CLEAN)
         set_dir_state(DIR_CLEAN);
@@ -1780,7 +2118,9 @@ static void run_erow(const erow *r)
 
 /* ---- Rows of the plan settings and the sorter's key bits ------------------------------------- */
 
-typedef enum plan_sel { P_NULL, P_MAIN, P_STREAMED, P_TUNED, P_BIG, P_POISONED, P_SORTER, P_SIGNED } plan_sel;
+typedef enum plan_sel {
+    P_NULL, P_MAIN, P_STREAMED, P_TUNED, P_BIG, P_POISONED, P_SORTER, P_SIGNED, P_AFFINE_TUNED
+} plan_sel;
 #define TWICE_MAX_WG (-2) /* the device's maximum work-group size, times two */
 
 typedef struct prow {
@@ -1836,6 +2176,16 @@ static const prow plan_rows[] = {
     ROW(F_SET_VARIANT, CL_BUILD_PROGRAM_FAILURE, .what = "registers tiles, scan/wg_tree.cl does not compile",
         .handle = P_POISONED, .dir = DIR_TREE_BROKEN, .a = CLSCAN_TILES_REGISTERS, .b = CLSCAN_PRIMITIVE_AUTO),
     ROW(F_GET_VARIANT, CLSCAN_INVALID_PLAN, .what = "plan NULL"),
+    ROW(F_SET_ACCURACY, CLSCAN_INVALID_PLAN, .what = "plan NULL", .a = CLSCAN_ACCURACY_WORKING),
+    ROW(F_SET_ACCURACY, CL_INVALID_VALUE, .what = "accuracy 3", .handle = P_MAIN, .a = 3),
+    ROW(F_SET_ACCURACY, CL_INVALID_VALUE, .what = "accuracy -1", .handle = P_MAIN, .a = -1),
+    ROW(F_SET_ACCURACY, CL_INVALID_VALUE, .what = "accuracy INT_MAX", .handle = P_MAIN, .a = INT_MAX),
+    ROW(F_SET_ACCURACY, CLSCAN_DEVICE_NOT_SUPPORTED, .what = "COMPENSATED float AFFINE, tuning 32 x 2048 in "
+        "registers", .handle = P_AFFINE_TUNED, .a = CLSCAN_ACCURACY_COMPENSATED),
+    ROW(F_SET_ACCURACY, CL_BUILD_PROGRAM_FAILURE, .what = "WORKING, the plain program does not compile",
+        .handle = P_POISONED, .dir = DIR_CREATE_BROKEN, .a = CLSCAN_ACCURACY_WORKING),
+    ROW(F_SET_ACCURACY, CLSCAN_KERNEL_SOURCE_NOT_FOUND, .what = "COMPENSATED, scan/contract.cl a directory",
+        .handle = P_POISONED, .dir = DIR_CONTRACT_DIR, .a = CLSCAN_ACCURACY_COMPENSATED),
     ROW(F_SORTER_SET_KEY_BITS, CLSCAN_INVALID_HANDLE, .what = "sorter NULL", .a = 8),
     ROW(F_SORTER_SET_KEY_BITS, CLSCAN_INVALID_KEY_BITS, .what = "33 bits of uint32 keys", .handle = P_SORTER, .a = 33),
     ROW(F_SORTER_SET_KEY_BITS, CLSCAN_INVALID_KEY_BITS, .what = "UINT_MAX bits of uint32 keys", .handle = P_SORTER,
@@ -1850,21 +2200,23 @@ typedef struct plan_state {
     clscan_tiles tiles;
     clscan_primitive primitive;
     clscan_algorithm algorithm;
+    clscan_accuracy accuracy;
 } plan_state;
 
 static plan_state state_of(clscan_plan *p)
 {
-    plan_state s = {0, 0, CLSCAN_TILES_AUTO, CLSCAN_PRIMITIVE_AUTO, CLSCAN_ALGORITHM_AUTO};
+    plan_state s = {0, 0, CLSCAN_TILES_AUTO, CLSCAN_PRIMITIVE_AUTO, CLSCAN_ALGORITHM_AUTO, CLSCAN_ACCURACY_AUTO};
     clscan_plan_get_tuning(p, &s.wg, &s.items);
     clscan_plan_get_variant(p, &s.tiles, &s.primitive);
     s.algorithm = clscan_plan_get_algorithm(p);
+    s.accuracy = clscan_plan_get_accuracy(p);
     return s;
 }
 
 static bool same_state(const plan_state *a, const plan_state *b)
 {
     return a->wg == b->wg && a->items == b->items && a->tiles == b->tiles && a->primitive == b->primitive &&
-           a->algorithm == b->algorithm;
+           a->algorithm == b->algorithm && a->accuracy == b->accuracy;
 }
 
 static clscan_plan *plan_of(plan_sel s)
@@ -1875,6 +2227,7 @@ static clscan_plan *plan_of(plan_sel s)
     case P_TUNED: return H.tuned;
     case P_BIG: return H.big;
     case P_POISONED: return H.poisoned;
+    case P_AFFINE_TUNED: return H.affine_tuned;
     default: return NULL;
     }
 }
@@ -1887,6 +2240,10 @@ static void run_prow(const prow *r)
     }
     if (r->handle == P_BIG && !H.big) {
         skip_row(r->fn, r->want, r->what, "the local memory holds no streamed tile of 1 x 4096 384-byte elements");
+        return;
+    }
+    if (r->handle == P_AFFINE_TUNED && !H.affine_tuned) {
+        skip_row(r->fn, r->want, r->what, "the device does not take the tuning 32 x 2048 of float AFFINE pairs");
         return;
     }
     row_begin(r->fn, r->what);
@@ -1907,6 +2264,7 @@ static void run_prow(const prow *r)
     case F_SET_ALGORITHM: st = clscan_plan_set_algorithm(p, (clscan_algorithm)r->a); break;
     case F_SET_VARIANT: st = clscan_plan_set_variant(p, (clscan_tiles)r->a, (clscan_primitive)r->b); break;
     case F_GET_VARIANT: st = clscan_plan_get_variant(p, &tiles, &primitive); break;
+    case F_SET_ACCURACY: st = clscan_plan_set_accuracy(p, (clscan_accuracy)r->a); break;
     case F_SORTER_SET_KEY_BITS: st = clscan_sorter_set_key_bits(s, (unsigned)r->a); break;
     default: ck_abort_msg("%s is no setting", fn_names[r->fn]);
     }
@@ -1915,17 +2273,20 @@ static void run_prow(const prow *r)
         set_dir_state(DIR_CLEAN);
     if (wg != 777 || items != 777 || (int)tiles != 77 || (int)primitive != 77)
         row_fail("a rejected call stored an output");
-    /* The plan keeps its tuning, variant and algorithm, and scans right. */
+    /* The plan keeps its tuning, variant, algorithm and accuracy, and scans right. */
     const plan_state after = state_of(p ? p : H.plan);
     if (!same_state(&before, &after))
-        row_fail("the plan changed: tuning %zu x %zu -> %zu x %zu, variant %s/%s -> %s/%s, algorithm %s -> %s",
-                 before.wg, before.items, after.wg, after.items, sup_tiles_name(before.tiles),
+        row_fail("the plan changed: tuning %zu x %zu -> %zu x %zu, variant %s/%s -> %s/%s, algorithm %s -> %s, "
+                 "accuracy %d -> %d", before.wg, before.items, after.wg, after.items, sup_tiles_name(before.tiles),
                  sup_primitive_name(before.primitive), sup_tiles_name(after.tiles), sup_primitive_name(after.primitive),
-                 sup_algorithm_name(before.algorithm), sup_algorithm_name(after.algorithm));
+                 sup_algorithm_name(before.algorithm), sup_algorithm_name(after.algorithm), (int)before.accuracy,
+                 (int)after.accuracy);
     if (r->fn == F_SORTER_SET_KEY_BITS)
         probe_sort(r->handle == P_SIGNED);
     else if (r->handle == P_BIG)
         probe_big();
+    else if (r->handle == P_AFFINE_TUNED)
+        probe_affine(H.affine_tuned, CLSCAN_INCLUSIVE);
     else
         probe_scan(p ? p : H.plan, "scan");
 }
@@ -2297,9 +2658,14 @@ typedef struct hrow {
     bool too_large;      /* count: twice the bytes the device can allocate in one buffer */
     env_kind env;
     need_sel need;
+    bool with;           /* clscan_host_with (with a carry of 16 zero bytes), else clscan_host */
+    const char *spec;    /* clscan_host_with: the device */
+    long long total;     /* clscan_host_with: total_out's byte offset into the array; 0: NULL */
+    int reverse;         /* clscan_host_with */
 } hrow;
 
 #define HOST(...) {__VA_ARGS__}
+#define HOST_WITH(st, ...) {.want = (st), .with = true, __VA_ARGS__}
 static const hrow host_rows[] = {
     HOST(CLSCAN_INVALID_DEVICE_SPEC, .what = "CLSCAN_DEVICE matches no device (host context not yet made)",
          .dst = ARENA / 2, .env = ENV_DEVICE_NOMATCH),
@@ -2327,35 +2693,79 @@ static const hrow host_rows[] = {
     HOST(CL_BUILD_PROGRAM_FAILURE, .what = "CLSCAN_KERNEL_DIR with a file that does not compile (MAX uint32 "
          "exclusive)", .op = CLSCAN_MAX, .type = CLSCAN_UINT32, .kind = CLSCAN_EXCLUSIVE, .dst = ARENA / 2,
          .env = ENV_DIR_BROKEN),
+
+    HOST_WITH(CLSCAN_INVALID_DEVICE_SPEC, .what = "spec \"no-such-device-xyz\"", .spec = "no-such-device-xyz",
+              .dst = ARENA / 2),
+    HOST_WITH(CLSCAN_INVALID_DEVICE_SPEC, .what = "spec \"99:0\", a reduction", .spec = "99:0", .dst = HOST_NULL,
+              .total = ARENA - 16),
+    HOST_WITH(CLSCAN_INVALID_DEVICE_SPEC, .what = "spec \"0:99\", reverse", .spec = "0:99", .dst = ARENA / 2,
+              .reverse = 1),
+    HOST_WITH(CLSCAN_INVALID_OPERATOR, .what = "op 5", .op = 5, .dst = ARENA / 2),
+    HOST_WITH(CLSCAN_INVALID_TYPE, .what = "type -1", .type = -1, .dst = ARENA / 2),
+    HOST_WITH(CLSCAN_INVALID_KIND, .what = "kind 2, reverse", .kind = 2, .dst = ARENA / 2, .reverse = 1),
+    HOST_WITH(CL_INVALID_HOST_PTR, .what = "src NULL, with total_out", .src = HOST_NULL, .dst = ARENA / 2,
+              .total = ARENA - 16),
+    HOST_WITH(CL_INVALID_HOST_PTR, .what = "dst NULL without total_out", .dst = HOST_NULL),
+    HOST_WITH(CL_INVALID_HOST_PTR, .what = "src NULL, a reduction", .src = HOST_NULL, .dst = HOST_NULL,
+              .total = ARENA - 16),
+    HOST_WITH(CL_INVALID_BUFFER_SIZE, .what = "AFFINE int32 reduction, count * 8 overflows size_t", .op = CLSCAN_AFFINE,
+              .dst = HOST_NULL, .total = ARENA - 16, .count = SIZE_MAX / 8 + 1),
+    HOST_WITH(CL_INVALID_BUFFER_SIZE, .what = "in place, twice the device's largest buffer", .dst = 0,
+              .too_large = true),
+    HOST_WITH(CL_MEM_COPY_OVERLAP, .what = "dst one element after src", .dst = 4),
+    HOST_WITH(CL_MEM_COPY_OVERLAP, .what = "total_out inside src", .dst = ARENA / 2, .total = 8),
+    HOST_WITH(CL_MEM_COPY_OVERLAP, .what = "total_out over src's last two bytes", .dst = ARENA / 2,
+              .total = 4 * NH - 2),
+    HOST_WITH(CL_MEM_COPY_OVERLAP, .what = "total_out at dst's last element", .dst = ARENA / 2,
+              .total = ARENA / 2 + 4 * (NH - 1)),
+    HOST_WITH(CL_MEM_COPY_OVERLAP, .what = "in place, total_out inside the array", .dst = 0, .total = 20),
+    HOST_WITH(CL_MEM_COPY_OVERLAP, .what = "a reduction, total_out inside src", .dst = HOST_NULL, .total = 12),
+    HOST_WITH(CLSCAN_FP64_NOT_SUPPORTED, .what = "CLSCAN_DOUBLE", .type = CLSCAN_DOUBLE, .dst = ARENA / 2,
+              .need = N_NO_FP64),
+    HOST_WITH(CLSCAN_KERNEL_SOURCE_NOT_FOUND, .what = "CLSCAN_KERNEL_DIR names no directory (MIN uint64 exclusive)",
+              .op = CLSCAN_MIN, .type = CLSCAN_UINT64, .kind = CLSCAN_EXCLUSIVE, .dst = ARENA / 2,
+              .env = ENV_DIR_MISSING),
+    HOST_WITH(CL_BUILD_PROGRAM_FAILURE, .what = "CLSCAN_KERNEL_DIR with a file that does not compile (MAX uint32 "
+              "exclusive)", .op = CLSCAN_MAX, .type = CLSCAN_UINT32, .kind = CLSCAN_EXCLUSIVE, .dst = ARENA / 2,
+              .env = ENV_DIR_BROKEN),
 };
 
 static void run_hrow(const hrow *r)
 {
+    const fn_id fn = r->with ? F_HOST_WITH : F_HOST;
     if (r->need == N_NO_FP64 && E.fp64) {
-        skip_row(F_HOST, r->want, r->what, "the device offers cl_khr_fp64");
+        skip_row(fn, r->want, r->what, "the device offers cl_khr_fp64");
         return;
     }
     if (env_needs_srcdir(r->env) && !E.have_srcdir) {
-        skip_row(F_HOST, r->want, r->what, "the source tree's cl/ was not found (set CLSCAN_SRCDIR)");
+        skip_row(fn, r->want, r->what, "the source tree's cl/ was not found (set CLSCAN_SRCDIR)");
         return;
     }
-    row_begin(F_HOST, r->what);
+    row_begin(fn, r->what);
     static unsigned char arena[ARENA], before[ARENA];
+    static const unsigned char init[16];
     tu_fill_bytes(arena, sizeof arena);
     memcpy(before, arena, sizeof arena);
     const void *src = r->src == HOST_NULL ? NULL : arena + r->src;
     void *dst = r->dst == HOST_NULL ? NULL : arena + r->dst;
+    void *total = r->total ? arena + r->total : NULL;
     const size_t count = r->too_large ? (size_t)(2 * E.max_alloc / 4) : r->count ? r->count : NH;
     if (r->env == ENV_DEVICE_NOMATCH)
         clscan_cache_clear(); /* drops clscan_host's context, which would not look for the device again */
     env_apply(r->env);
-    set_marker(F_HOST);
-    const cl_int st = clscan_host((clscan_op)r->op, (clscan_type)r->type, (clscan_kind)r->kind, src, dst, count);
+    set_marker(fn);
+    const cl_int st = r->with ? clscan_host_with(r->spec, (clscan_op)r->op, (clscan_type)r->type,
+                                                 (clscan_kind)r->kind, src, dst, count, init, total, r->reverse)
+                              : clscan_host((clscan_op)r->op, (clscan_type)r->type, (clscan_kind)r->kind, src, dst,
+                                            count);
     env_undo(r->env);
-    check_status(F_HOST, st, r->want, false);
+    check_status(fn, st, r->want, false);
     if (memcmp(arena, before, sizeof arena) != 0)
         row_fail("the host array changed");
-    probe_host();
+    if (r->with)
+        probe_host_with();
+    else
+        probe_host();
 }
 
 typedef struct drow {
@@ -2429,6 +2839,15 @@ static void behave_get_algorithm(void)
         row_fail("clscan_plan_get_algorithm(NULL) is not CLSCAN_ALGORITHM_AUTO");
 }
 
+static void behave_get_accuracy(void)
+{
+    if (clscan_plan_get_accuracy(NULL) != CLSCAN_ACCURACY_AUTO)
+        row_fail("clscan_plan_get_accuracy(NULL) is not CLSCAN_ACCURACY_AUTO");
+    if (clscan_plan_get_accuracy(H.plan) != CLSCAN_ACCURACY_AUTO ||
+        clscan_plan_get_accuracy(H.affine) != CLSCAN_ACCURACY_AUTO)
+        row_fail("the accuracy of a plan where none was set is not CLSCAN_ACCURACY_AUTO");
+}
+
 static void behave_error_string(void)
 {
     for (int i = 0; i < NDOCS; i++) {
@@ -2500,6 +2919,7 @@ static const brow behaviour_rows[] = {
     {F_ELEMENT_SIZE, "NULL is 0", behave_element_size},
     {F_OP_ELEMENT_SIZE, "values outside the enumerations are 0", behave_op_element_size},
     {F_GET_ALGORITHM, "NULL is CLSCAN_ALGORITHM_AUTO", behave_get_algorithm},
+    {F_GET_ACCURACY, "NULL, and plans where none was set, are CLSCAN_ACCURACY_AUTO", behave_get_accuracy},
     {F_ERROR_STRING, "every documented status has a name, others are unknown", behave_error_string},
     {F_VERSION_STRING, "the package's version", behave_version_string},
     {F_LAST_ERROR, "one message per thread", behave_last_error},
