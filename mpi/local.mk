@@ -24,3 +24,27 @@ else
 EXTRA_DIST += mpi/clscan_mpi.h mpi/internal.h mpi/error.c mpi/agree.c mpi/exchange.c mpi/heads.c mpi/plain.c \
 	mpi/segmented.c
 endif
+
+# The scaling benchmark of clscan_mpi_enqueue (bench/clscan-bench-mpi.c): built with the library,
+# never run by make check.  'make bench-mpi' runs weak and strong scaling on BENCH_MPI_RANKS
+# ranks, one after the other (BENCH_ARGS: --count, --op, --type, --reps), through MPIEXEC with
+# BENCH_MPI_FLAGS (e.g. --oversubscribe for more ranks than cores).
+EXTRA_DIST += bench/clscan-bench-mpi.c
+BENCH_MPI_RANKS = 1 2 4 8
+BENCH_MPI_FLAGS =
+if ENABLE_MPI
+noinst_PROGRAMS += bench/clscan-bench-mpi
+bench_clscan_bench_mpi_SOURCES = bench/clscan-bench-mpi.c
+bench_clscan_bench_mpi_CPPFLAGS = $(AM_CPPFLAGS) -I$(top_srcdir)/mpi -I$(top_srcdir)
+bench_clscan_bench_mpi_CFLAGS = $(AM_CFLAGS) $(MPI_CFLAGS)
+bench_clscan_bench_mpi_LDADD = mpi/libclscan_mpi.la support/libclscan_support.la lib/libclscan.la $(MPI_LIBS) \
+	$(OPENCL_LIBS) -lm
+bench-mpi: bench/clscan-bench-mpi$(EXEEXT)
+	@for mode in "" --strong; do for np in $(BENCH_MPI_RANKS); do \
+	  $(MPIEXEC) $(BENCH_MPI_FLAGS) -n $$np $(builddir)/bench/clscan-bench-mpi$(EXEEXT) $$mode $(BENCH_ARGS) || exit 1; \
+	done; done
+else
+bench-mpi:
+	@echo "bench-mpi: configure found no MPI" >&2; exit 1
+endif
+.PHONY: bench-mpi
