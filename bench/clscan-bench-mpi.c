@@ -10,7 +10,7 @@
  * the queue, after a barrier; a run's time is the slowest rank's; the median of R runs after a
  * warm-up.  The exchange (the part's reduction and its read-back, then MPI_Allgather of one
  * element per rank: what clscan_mpi_enqueue does before its carries) is timed the same way on
- * its own, and its share of the call is printed.  The efficiency is against one rank: the same
+ * its own, and its share of the call is printed (and the MPI_Allgather's time alone).  The efficiency is against one rank: the same
  * call on MPI_COMM_SELF on rank 0 alone, with N elements (weak: T1 / TP; strong: T1 / (P TP)).
  * The result is checked once against the sequential scan, exactly (the inputs are exact in any
  * order: support/inputs.h). */
@@ -133,8 +133,9 @@ static double timed_scan(const bench *b, MPI_Comm comm, cl_mem src, cl_mem dst, 
     return slowest;
 }
 
-/* The exchange alone, as clscan_mpi_enqueue does it: reduce, read back, gather. */
-static double timed_exchange(const bench *b, cl_mem src, cl_mem total, size_t n, unsigned char *all)
+/* The exchange alone, as clscan_mpi_enqueue does it: reduce, read back, gather; *gather: the
+ * slowest rank's MPI_Allgather alone. */
+static double timed_exchange(const bench *b, cl_mem src, cl_mem total, size_t n, unsigned char *all, double *gather)
 {
     const size_t e = clscan_element_size(b->plan);
     const clscan_scan_options o = {.total = total};
@@ -146,10 +147,12 @@ static double timed_exchange(const bench *b, cl_mem src, cl_mem total, size_t n,
         err = clEnqueueReadBuffer(b->queue, total, CL_TRUE, 0, e, own, 0, NULL, NULL);
     if (err != CL_SUCCESS)
         fail("the exchange's reduction", err);
+    const double t1 = MPI_Wtime();
     MPI_Allgather(own, (int)e, MPI_BYTE, all, (int)e, MPI_BYTE, MPI_COMM_WORLD);
-    double t = MPI_Wtime() - t0, slowest = t;
-    MPI_Allreduce(&t, &slowest, 1, MPI_DOUBLE, MPI_MAX, MPI_COMM_WORLD);
-    return slowest;
+    double t[2] = {MPI_Wtime() - t0, MPI_Wtime() - t1}, slowest[2];
+    MPI_Allreduce(t, slowest, 2, MPI_DOUBLE, MPI_MAX, MPI_COMM_WORLD);
+    *gather = slowest[1];
+    return slowest[0];
 }
 
 static int cmp_double(const void *x, const void *y)
@@ -220,7 +223,7 @@ static double one_rank(const bench *b, const args *a, size_t n)
     return result;
 }
 
-static void report(const bench *b, const args *a, size_t n, double t1, double tp, double tx, int ok)
+static void report(const bench *b, const args *a, size_t n, double t1, double tp, double tx, double tg, int ok)
 {
     char line[256];
     snprintf(line, sizeof line, "rank %d: %s: %zu elements", rank, b->name, n);
@@ -235,8 +238,9 @@ static void report(const bench *b, const args *a, size_t n, double t1, double tp
             puts(line);
         }
         const double eff = a->strong ? t1 / (nranks * tp) : t1 / tp;
-        printf("ranks %d  time %.3f ms  exchange %.3f ms (%.0f%%)  one rank %.3f ms  efficiency %.2f  %s\n", nranks,
-               tp * 1e3, tx * 1e3, 100 * tx / tp, t1 * 1e3, eff, ok ? "correct" : "WRONG");
+        printf("ranks %d  time %.3f ms  exchange %.3f ms (%.0f%%; MPI_Allgather %.3f ms)  one rank %.3f ms  "
+               "efficiency %.2f  %s\n", nranks, tp * 1e3, tx * 1e3, 100 * tx / tp, tg * 1e3, t1 * 1e3, eff,
+               ok ? "correct" : "WRONG");
     } else {
         MPI_Send(line, sizeof line, MPI_CHAR, 0, 0, MPI_COMM_WORLD);
     }
@@ -268,14 +272,14 @@ int main(int argc, char **argv)
     timed_scan(&b, MPI_COMM_WORLD, src, dst, n);   /* warm-up (and the result checked) */
     const int ok = check(&b, &a, x, first, n, total, dst);
     free(x);
-    double ts[1000], tx[1000];
+    double ts[1000], tx[1000], tg[1000];
     for (int r = 0; r < a.reps; ++r) {
         ts[r] = timed_scan(&b, MPI_COMM_WORLD, src, dst, n);
-        tx[r] = timed_exchange(&b, src, tot, n, all);
+        tx[r] = timed_exchange(&b, src, tot, n, all, &tg[r]);
     }
-    const double tp = median(ts, a.reps), tex = median(tx, a.reps);
+    const double tp = median(ts, a.reps), tex = median(tx, a.reps), tgat = median(tg, a.reps);
     const double t1 = one_rank(&b, &a, a.count);
-    report(&b, &a, n, t1, tp, tex, ok);
+    report(&b, &a, n, t1, tp, tex, tgat, ok);
     clReleaseMemObject(src), clReleaseMemObject(dst), clReleaseMemObject(tot);
     free(all);
     clscan_plan_release(b.plan);

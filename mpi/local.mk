@@ -48,3 +48,26 @@ bench-mpi:
 	@echo "bench-mpi: configure found no MPI" >&2; exit 1
 endif
 .PHONY: bench-mpi
+
+# The manual pages: installed with the library, distributed always.
+MPI_MANS_ = doc/clscan_mpi_enqueue.3 doc/clscan_mpi_enqueue_segmented.3 doc/clscan_mpi_last_error.3 \
+	doc/clscan_mpi_cache_clear.3
+EXTRA_DIST += $(MPI_MANS_)
+if ENABLE_MPI
+man_MANS += $(MPI_MANS_)
+endif
+
+# After install: the IIR filter example builds through pkg-config clscan-mpi against the installed
+# libraries and runs on 2 ranks (with mpiexec).
+installcheck-local: installcheck-mpi
+if HAVE_MPIEXEC
+installcheck-mpi:
+	$(AM_V_GEN)flags=`PKG_CONFIG_PATH="$(DESTDIR)$(pkgconfigdir)" $(PKG_CONFIG) --cflags --libs clscan-mpi` && \
+	$(CC) -std=c11 -Wall -Wextra -Werror -o installcheck-mpi $(srcdir)/examples/mpi_iir_filter.c $$flags -lm && \
+	LD_LIBRARY_PATH="$(DESTDIR)$(libdir)" MPI_EXAMPLES=./installcheck-mpi MPIEXEC='$(MPIEXEC)' \
+	  $(SHELL) $(srcdir)/examples/mpi_examples.sh && \
+	rm -f installcheck-mpi
+else
+installcheck-mpi:
+endif
+.PHONY: installcheck-mpi
