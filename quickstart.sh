@@ -5,8 +5,11 @@
 set -eu
 cd "$(dirname "$0")"
 
-# gfortran: for the Fortran module (configure builds it when it finds a Fortran compiler).
-PACKAGES="pocl-opencl-icd ocl-icd-opencl-dev opencl-c-headers check autoconf automake libtool pkg-config clinfo gfortran"
+# gfortran: for the Fortran module (configure builds it when it finds a Fortran compiler);
+# openmpi-bin and libopenmpi-dev: for libclscan_mpi, the distributed scans (built when configure
+# finds mpicc, tested with mpiexec).
+PACKAGES="pocl-opencl-icd ocl-icd-opencl-dev opencl-c-headers check autoconf automake libtool pkg-config clinfo gfortran
+openmpi-bin libopenmpi-dev"
 
 missing=""
 if command -v dpkg-query >/dev/null 2>&1; then

@@ -9,8 +9,10 @@ dist_man_MANS += \
 	doc/clscan_enqueue_by_key.3 \
 	doc/clscan_enqueue_recurrence.3 \
 	doc/clscan_enqueue_segmented.3 \
+	doc/clscan_enqueue_segmented_check.3 \
 	doc/clscan_enqueue_segmented_offsets.3 \
 	doc/clscan_enqueue_with.3 \
+	doc/clscan_enqueue_with_check.3 \
 	doc/clscan_error_string.3 \
 	doc/clscan_host.3 \
 	doc/clscan_host_with.3 \

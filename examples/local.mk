@@ -35,3 +35,31 @@ examples_zero_phase_SOURCES = examples/zero_phase.f90
 examples_zero_phase_LDADD = fortran/libclscan_fortran.la lib/libclscan.la
 examples/zero_phase.$(OBJEXT): $(FORTRAN_MODULE_)
 endif
+
+# The MPI examples, with libclscan_mpi (mpi/local.mk), when configure found MPI: built by make
+# check and run on 2 and 3 ranks by examples/mpi_examples.sh when it found mpiexec too.
+EXTRA_DIST += examples/mpi_examples.sh
+if ENABLE_MPI
+MPI_EXAMPLES_ = examples/mpi_iir_filter examples/mpi_compact
+check_PROGRAMS += $(MPI_EXAMPLES_)
+MPI_EXAMPLES_LDADD_ = mpi/libclscan_mpi.la lib/libclscan.la $(MPI_LIBS) $(OPENCL_LIBS) -lm
+MPI_EXAMPLES_CPPFLAGS_ = $(AM_CPPFLAGS) -I$(top_srcdir)/mpi
+examples_mpi_iir_filter_SOURCES = examples/mpi_iir_filter.c examples/example_device.h
+examples_mpi_iir_filter_CPPFLAGS = $(MPI_EXAMPLES_CPPFLAGS_)
+examples_mpi_iir_filter_CFLAGS = $(AM_CFLAGS) $(MPI_CFLAGS)
+examples_mpi_iir_filter_LDADD = $(MPI_EXAMPLES_LDADD_)
+examples_mpi_compact_SOURCES = examples/mpi_compact.c examples/example_device.h
+examples_mpi_compact_CPPFLAGS = $(MPI_EXAMPLES_CPPFLAGS_)
+examples_mpi_compact_CFLAGS = $(AM_CFLAGS) $(MPI_CFLAGS)
+examples_mpi_compact_LDADD = $(MPI_EXAMPLES_LDADD_)
+if HAVE_MPIEXEC
+if ENABLE_TESTS
+TESTS += examples/mpi_examples.sh
+AM_TESTS_ENVIRONMENT += \
+	MPI_EXAMPLES='$(abs_top_builddir)/examples/mpi_iir_filter $(abs_top_builddir)/examples/mpi_compact'; \
+	export MPI_EXAMPLES;
+endif
+endif
+else
+EXTRA_DIST += examples/mpi_iir_filter.c examples/mpi_compact.c
+endif

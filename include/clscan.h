@@ -328,6 +328,22 @@ CLSCAN_API cl_int clscan_enqueue_with(clscan_plan *plan, cl_command_queue queue,
                                       cl_uint num_events_in_wait_list, const cl_event *event_wait_list,
                                       cl_event *event);
 
+/* The argument checks alone: clscan_enqueue_with_check runs exactly the checks of
+ * clscan_enqueue_with (options NULL: of clscan_enqueue), clscan_enqueue_segmented_check those of
+ * clscan_enqueue_segmented, with the same arguments but the event, and enqueues nothing: the
+ * status the call would return before it enqueues its first command (CL_SUCCESS when it would
+ * go on; a failure of the device or of an allocation later in the call is not foreseen).  For
+ * callers that must agree with others before any of them enqueues (libclscan_mpi). */
+CLSCAN_API cl_int clscan_enqueue_with_check(clscan_plan *plan, cl_command_queue queue,
+                                            cl_mem src, size_t src_offset, cl_mem dst, size_t dst_offset,
+                                            size_t count, const clscan_scan_options *options,
+                                            cl_uint num_events_in_wait_list, const cl_event *event_wait_list);
+CLSCAN_API cl_int clscan_enqueue_segmented_check(clscan_plan *plan, cl_command_queue queue,
+                                                 cl_mem src, size_t src_offset, cl_mem heads, size_t heads_offset,
+                                                 cl_mem dst, size_t dst_offset, size_t count,
+                                                 cl_uint num_events_in_wait_list,
+                                                 const cl_event *event_wait_list);
+
 /* First-order linear recurrence without pairs, for an AFFINE plan of FLOAT or DOUBLE (inclusive):
  *   y[i] = a[i] * y[i-1] + b[i],  y[-1] = y0
  * a: count values, or NULL for the constant *a_const (a float or double as the plan's type);
@@ -372,6 +388,10 @@ CLSCAN_API const char *clscan_version_string(void);
 #define CLSCAN_INVALID_ELEMENT_SIZE    -3021 /* element or value size 0 (where not allowed) or above 4096 */
 #define CLSCAN_INVALID_BUCKET_COUNT    -3022 /* nbuckets 0 or above 2^31 */
 #define CLSCAN_INVALID_KEY_BITS        -3023 /* key bits above the key's width, or set for signed or float keys */
+
+/* Status codes of libclscan_mpi (clscan_mpi.h; named here so that clscan_error_string names them). */
+#define CLSCAN_MPI_REMOTE_ERROR        -3030 /* another rank of the communicator rejected its arguments */
+#define CLSCAN_MPI_FAILED              -3031 /* an MPI call failed (the communicator's error handler returned) */
 
 /* Stream compaction: keeps the elements of src whose cl_uchar flag is non-zero, in their
  * order, and writes the number kept as one cl_ulong to kept[kept_offset]. */

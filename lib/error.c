@@ -132,6 +132,8 @@ CLSCAN_API const char *clscan_error_string(cl_int code)
     NAME(CLSCAN_INVALID_KEY_BITS);
     NAME(CLSCAN_INVALID_CUSTOM_OPERATOR);
     NAME(CLSCAN_ELEMENT_SIZE_MISMATCH);
+    NAME(CLSCAN_MPI_REMOTE_ERROR);
+    NAME(CLSCAN_MPI_FAILED);
     default: return "unknown status code";
     }
 }

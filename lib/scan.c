@@ -1,16 +1,17 @@
 /* clscan_enqueue, clscan_enqueue_with, clscan_enqueue_recurrence, clscan_enqueue_segmented,
  * clscan_enqueue_by_key and clscan_enqueue_segmented_offsets: argument checks, then the scan as
- * kernels on the caller's queue (scan_run.c). */
+ * kernels on the caller's queue (scan_run.c); clscan_enqueue_with_check and
+ * clscan_enqueue_segmented_check: the same checks alone. */
 #include "check.h"
 #include "scan_run.h"
 
 #include <stdint.h>
 #include <stdlib.h>
 
-/* The checks every scan starts with; *done when count is 0 (then *event, if asked for, is a
- * marker after the wait list: OpenCL has no empty buffers, so there is nothing to scan). */
+/* The checks every scan starts with; *done when count is 0 (nothing to scan: the caller
+ * enqueues at most a marker, empty_marker). */
 static cl_int check_common(const char *fn, clscan_plan *plan, cl_command_queue queue, size_t count, cl_uint nwait,
-                           const cl_event *wait, cl_event *event, int *done)
+                           const cl_event *wait, int *done)
 {
     cl_int err;
     *done = 0;
@@ -19,15 +20,20 @@ static cl_int check_common(const char *fn, clscan_plan *plan, cl_command_queue q
     if ((err = clscan_check_queue(fn, plan->context, plan->device, queue)) != CL_SUCCESS ||
         (err = clscan_check_wait_list(fn, plan->context, nwait, wait)) != CL_SUCCESS)
         return err;
-    if (count == 0) {
-        *done = 1;
-        if (!event)
-            return CL_SUCCESS;
-        err = clEnqueueMarkerWithWaitList(queue, nwait, wait, event);
-        return err == CL_SUCCESS ? err : clscan_fail(err, "%s: clEnqueueMarkerWithWaitList failed: %s", fn,
-                                                     clscan_error_string(err));
-    }
+    *done = count == 0;
     return CL_SUCCESS;
+}
+
+/* A call with nothing to scan: *event, if asked for, is a marker after the wait list (OpenCL
+ * has no empty buffers, so there is nothing to scan). */
+static cl_int empty_marker(const char *fn, cl_command_queue queue, cl_uint nwait, const cl_event *wait,
+                           cl_event *event)
+{
+    if (!event)
+        return CL_SUCCESS;
+    cl_int err = clEnqueueMarkerWithWaitList(queue, nwait, wait, event);
+    return err == CL_SUCCESS ? err : clscan_fail(err, "%s: clEnqueueMarkerWithWaitList failed: %s", fn,
+                                                 clscan_error_string(err));
 }
 
 /* src and dst of a scan: elements of the plan; the same range (in place) or apart. */
@@ -79,18 +85,28 @@ static cl_int run(const char *fn, clscan_plan *plan, clscan_program_kind what, c
     return err;
 }
 
+/* clscan_enqueue's checks; fills j's options (none). */
+static cl_int plain_checks(const char *fn, clscan_plan *plan, cl_command_queue queue, clscan_scan_job *j,
+                           cl_uint nwait, const cl_event *wait, int *done)
+{
+    clscan_range d;
+    cl_int err = check_common(fn, plan, queue, j->count, nwait, wait, done);
+    if (err != CL_SUCCESS || *done || (err = check_data(fn, plan, j, &d)) != CL_SUCCESS)
+        return err;
+    no_options(plan, &j->opt);
+    return CL_SUCCESS;
+}
+
 CLSCAN_API cl_int clscan_enqueue(clscan_plan *plan, cl_command_queue queue, cl_mem src, size_t src_offset,
                                  cl_mem dst, size_t dst_offset, size_t count, cl_uint num_events_in_wait_list,
                                  const cl_event *event_wait_list, cl_event *event)
 {
     static const char fn[] = "clscan_enqueue";
     clscan_scan_job j = {.src = src, .dst = dst, .src_offset = src_offset, .dst_offset = dst_offset, .count = count};
-    clscan_range d;
-    int done;
-    cl_int err = check_common(fn, plan, queue, count, num_events_in_wait_list, event_wait_list, event, &done);
-    if (err != CL_SUCCESS || done || (err = check_data(fn, plan, &j, &d)) != CL_SUCCESS)
-        return err;
-    no_options(plan, &j.opt);
+    int done = 0;
+    cl_int err = plain_checks(fn, plan, queue, &j, num_events_in_wait_list, event_wait_list, &done);
+    if (err != CL_SUCCESS || done)
+        return err == CL_SUCCESS ? empty_marker(fn, queue, num_events_in_wait_list, event_wait_list, event) : err;
     return run(fn, plan, CLSCAN_PROGRAM_PLAIN, &j, queue, num_events_in_wait_list, event_wait_list, event);
 }
 
@@ -151,14 +167,38 @@ static void total_from_last(const clscan_plan *plan, size_t dst_offset, size_t c
  * the queue and the wait list.  With a total to write, count 0 still runs (the total is the
  * carry): *done only without one. */
 static cl_int check_start(const char *fn, clscan_plan *plan, cl_command_queue queue, cl_mem dst, size_t count,
-                          const clscan_scan_options *o, cl_uint nwait, const cl_event *wait, cl_event *event,
-                          int *done)
+                          const clscan_scan_options *o, cl_uint nwait, const cl_event *wait, int *done)
 {
     if (!plan)
         return clscan_fail(CLSCAN_INVALID_PLAN, "%s: plan is NULL", fn);
     if (!dst && !o->total)
         return clscan_fail(CL_INVALID_MEM_OBJECT, "%s: dst is NULL and no total is asked for", fn);
-    return check_common(fn, plan, queue, o->total ? 1 : count, nwait, wait, event, done);
+    return check_common(fn, plan, queue, o->total ? 1 : count, nwait, wait, done);
+}
+
+/* clscan_enqueue_with's checks on the job j (src, dst, offsets, count), options given; fills j's
+ * options and, for a reverse scan, moves its offsets to the last elements. */
+static cl_int with_checks(const char *fn, clscan_plan *plan, cl_command_queue queue, clscan_scan_job *j,
+                          const clscan_scan_options *options, cl_uint nwait, const cl_event *wait, int *done)
+{
+    cl_int err = check_start(fn, plan, queue, j->dst, j->count, options, nwait, wait, done);
+    if (err != CL_SUCCESS || *done)
+        return err;
+    const size_t e = plan->element_size, count = j->count;
+    clscan_range s, d;
+    const named_range reads[] = {{"src", &s}};
+    if ((err = clscan_check_buffer(fn, plan->context, j->src, "src", 0, j->src_offset, count, e, &s)) != CL_SUCCESS ||
+        (j->dst &&
+         (err = clscan_check_buffer(fn, plan->context, j->dst, "dst", 1, j->dst_offset, count, e, &d)) != CL_SUCCESS) ||
+        (j->dst && (err = clscan_check_same_or_disjoint(fn, &s, "src", &d, "dst")) != CL_SUCCESS) ||
+        (err = check_options(fn, plan, options, e, j->dst ? &d : NULL, reads, 1, &j->opt)) != CL_SUCCESS)
+        return err;
+    total_from_last(plan, j->dst_offset, count, options->reverse, &j->opt);
+    if (options->reverse && count) {   /* the kernels count from the last elements backwards */
+        j->src_offset += count - 1;
+        j->dst_offset += count - 1;
+    }
+    return CL_SUCCESS;
 }
 
 CLSCAN_API cl_int clscan_enqueue_with(clscan_plan *plan, cl_command_queue queue, cl_mem src, size_t src_offset,
@@ -170,27 +210,25 @@ CLSCAN_API cl_int clscan_enqueue_with(clscan_plan *plan, cl_command_queue queue,
     if (!options)
         return clscan_fail_in(fn, clscan_enqueue(plan, queue, src, src_offset, dst, dst_offset, count,
                                                  num_events_in_wait_list, event_wait_list, event));
-    int done;
-    cl_int err = check_start(fn, plan, queue, dst, count, options, num_events_in_wait_list, event_wait_list, event,
-                             &done);
-    if (err != CL_SUCCESS || done)
-        return err;
     clscan_scan_job j = {.src = src, .dst = dst, .src_offset = src_offset, .dst_offset = dst_offset, .count = count};
-    const size_t e = plan->element_size;
-    clscan_range s, d;
-    const named_range reads[] = {{"src", &s}};
-    if ((err = clscan_check_buffer(fn, plan->context, src, "src", 0, src_offset, count, e, &s)) != CL_SUCCESS ||
-        (dst && (err = clscan_check_buffer(fn, plan->context, dst, "dst", 1, dst_offset, count, e, &d)) != CL_SUCCESS) ||
-        (dst && (err = clscan_check_same_or_disjoint(fn, &s, "src", &d, "dst")) != CL_SUCCESS) ||
-        (err = check_options(fn, plan, options, e, dst ? &d : NULL, reads, 1, &j.opt)) != CL_SUCCESS)
-        return err;
-    total_from_last(plan, dst_offset, count, options->reverse, &j.opt);
-    if (options->reverse && count) {   /* the kernels count from the last elements backwards */
-        j.src_offset += count - 1;
-        j.dst_offset += count - 1;
-    }
+    int done = 0;
+    cl_int err = with_checks(fn, plan, queue, &j, options, num_events_in_wait_list, event_wait_list, &done);
+    if (err != CL_SUCCESS || done)
+        return err == CL_SUCCESS ? empty_marker(fn, queue, num_events_in_wait_list, event_wait_list, event) : err;
     return run(fn, plan, options->reverse ? CLSCAN_PROGRAM_REVERSE : CLSCAN_PROGRAM_PLAIN, &j, queue,
                num_events_in_wait_list, event_wait_list, event);
+}
+
+CLSCAN_API cl_int clscan_enqueue_with_check(clscan_plan *plan, cl_command_queue queue, cl_mem src,
+                                            size_t src_offset, cl_mem dst, size_t dst_offset, size_t count,
+                                            const clscan_scan_options *options, cl_uint num_events_in_wait_list,
+                                            const cl_event *event_wait_list)
+{
+    static const char fn[] = "clscan_enqueue_with_check";
+    clscan_scan_job j = {.src = src, .dst = dst, .src_offset = src_offset, .dst_offset = dst_offset, .count = count};
+    int done = 0;
+    return options ? with_checks(fn, plan, queue, &j, options, num_events_in_wait_list, event_wait_list, &done)
+                   : plain_checks(fn, plan, queue, &j, num_events_in_wait_list, event_wait_list, &done);
 }
 
 CLSCAN_API cl_int clscan_enqueue_recurrence(clscan_plan *plan, cl_command_queue queue, cl_mem a, size_t a_offset,
@@ -209,10 +247,10 @@ CLSCAN_API cl_int clscan_enqueue_recurrence(clscan_plan *plan, cl_command_queue 
                            fn);
     if (plan && !a && !a_const)
         return clscan_fail(CL_INVALID_VALUE, "%s: a and a_const are both NULL", fn);
-    int done;
-    cl_int err = check_start(fn, plan, queue, y, count, o, num_events_in_wait_list, event_wait_list, event, &done);
+    int done = 0;
+    cl_int err = check_start(fn, plan, queue, y, count, o, num_events_in_wait_list, event_wait_list, &done);
     if (err != CL_SUCCESS || done)
-        return err;
+        return err == CL_SUCCESS ? empty_marker(fn, queue, num_events_in_wait_list, event_wait_list, event) : err;
     /* b, y, a, the carry and the total: single values of the plan's type. */
     const size_t e = plan->element_size / 2;
     clscan_scan_job j = {.src = b, .dst = y, .src_offset = b_offset, .dst_offset = y_offset, .count = count,
@@ -237,6 +275,21 @@ CLSCAN_API cl_int clscan_enqueue_recurrence(clscan_plan *plan, cl_command_queue 
                num_events_in_wait_list, event_wait_list, event);
 }
 
+/* clscan_enqueue_segmented's checks on the job j; fills j's options (none). */
+static cl_int segmented_checks(const char *fn, clscan_plan *plan, cl_command_queue queue, clscan_scan_job *j,
+                               cl_uint nwait, const cl_event *wait, int *done)
+{
+    clscan_range d, h;
+    cl_int err = check_common(fn, plan, queue, j->count, nwait, wait, done);
+    if (err != CL_SUCCESS || *done || (err = check_data(fn, plan, j, &d)) != CL_SUCCESS ||
+        (err = clscan_check_buffer(fn, plan->context, j->heads, "heads", 0, j->heads_offset, j->count, 1, &h)) !=
+            CL_SUCCESS ||
+        (err = clscan_check_disjoint(fn, &h, "heads", &d, "dst")) != CL_SUCCESS)
+        return err;
+    no_options(plan, &j->opt);
+    return CL_SUCCESS;
+}
+
 CLSCAN_API cl_int clscan_enqueue_segmented(clscan_plan *plan, cl_command_queue queue, cl_mem src,
                                            size_t src_offset, cl_mem heads, size_t heads_offset, cl_mem dst,
                                            size_t dst_offset, size_t count, cl_uint num_events_in_wait_list,
@@ -246,15 +299,23 @@ CLSCAN_API cl_int clscan_enqueue_segmented(clscan_plan *plan, cl_command_queue q
     /* keys: unused by the heads program, any buffer will do. */
     clscan_scan_job j = {.segmented = 1, .heads = heads, .keys = heads, .heads_offset = heads_offset,
                          .src = src, .dst = dst, .src_offset = src_offset, .dst_offset = dst_offset, .count = count};
-    clscan_range d, h;
-    int done;
-    cl_int err = check_common(fn, plan, queue, count, num_events_in_wait_list, event_wait_list, event, &done);
-    if (err != CL_SUCCESS || done || (err = check_data(fn, plan, &j, &d)) != CL_SUCCESS ||
-        (err = clscan_check_buffer(fn, plan->context, heads, "heads", 0, heads_offset, count, 1, &h)) != CL_SUCCESS ||
-        (err = clscan_check_disjoint(fn, &h, "heads", &d, "dst")) != CL_SUCCESS)
-        return err;
-    no_options(plan, &j.opt);
+    int done = 0;
+    cl_int err = segmented_checks(fn, plan, queue, &j, num_events_in_wait_list, event_wait_list, &done);
+    if (err != CL_SUCCESS || done)
+        return err == CL_SUCCESS ? empty_marker(fn, queue, num_events_in_wait_list, event_wait_list, event) : err;
     return run(fn, plan, CLSCAN_PROGRAM_HEADS, &j, queue, num_events_in_wait_list, event_wait_list, event);
+}
+
+CLSCAN_API cl_int clscan_enqueue_segmented_check(clscan_plan *plan, cl_command_queue queue, cl_mem src,
+                                                 size_t src_offset, cl_mem heads, size_t heads_offset, cl_mem dst,
+                                                 size_t dst_offset, size_t count, cl_uint num_events_in_wait_list,
+                                                 const cl_event *event_wait_list)
+{
+    clscan_scan_job j = {.segmented = 1, .heads = heads, .keys = heads, .heads_offset = heads_offset,
+                         .src = src, .dst = dst, .src_offset = src_offset, .dst_offset = dst_offset, .count = count};
+    int done = 0;
+    return segmented_checks("clscan_enqueue_segmented_check", plan, queue, &j, num_events_in_wait_list,
+                            event_wait_list, &done);
 }
 
 CLSCAN_API cl_int clscan_enqueue_by_key(clscan_plan *plan, cl_command_queue queue, clscan_type key_type,
@@ -268,13 +329,15 @@ CLSCAN_API cl_int clscan_enqueue_by_key(clscan_plan *plan, cl_command_queue queu
     clscan_scan_job j = {.segmented = 1, .heads = keys, .keys = keys, .keys_offset = keys_offset,
                          .src = src, .dst = dst, .src_offset = src_offset, .dst_offset = dst_offset, .count = count};
     clscan_range d, k;
-    int done;
+    int done = 0;
     if (plan && key_type != CLSCAN_INT32 && key_type != CLSCAN_UINT32 && key_type != CLSCAN_INT64 &&
         key_type != CLSCAN_UINT64)
         return clscan_fail(CLSCAN_INVALID_TYPE, "%s: key_type %d is not an integer clscan_type", fn, (int)key_type);
     const int wide = key_type == CLSCAN_INT64 || key_type == CLSCAN_UINT64;
-    cl_int err = check_common(fn, plan, queue, count, num_events_in_wait_list, event_wait_list, event, &done);
-    if (err != CL_SUCCESS || done || (err = check_data(fn, plan, &j, &d)) != CL_SUCCESS ||
+    cl_int err = check_common(fn, plan, queue, count, num_events_in_wait_list, event_wait_list, &done);
+    if (err == CL_SUCCESS && done)
+        return empty_marker(fn, queue, num_events_in_wait_list, event_wait_list, event);
+    if (err != CL_SUCCESS || (err = check_data(fn, plan, &j, &d)) != CL_SUCCESS ||
         (err = clscan_check_buffer(fn, plan->context, keys, "keys", 0, keys_offset, count, wide ? 8 : 4, &k)) ||
         (err = clscan_check_disjoint(fn, &k, "keys", &d, "dst")) != CL_SUCCESS)
         return err;
@@ -304,11 +367,11 @@ CLSCAN_API cl_int clscan_enqueue_segmented_offsets(clscan_plan *plan, cl_command
         return clscan_fail(CL_INVALID_VALUE, "%s: %zu elements in no segments (nsegments 0 needs count 0)", fn,
                            count);
     /* Nothing to write without elements and without totals of (empty) segments. */
-    int done;
+    int done = 0;
     cl_int err = check_common(fn, plan, queue, count || (totals && nsegments), num_events_in_wait_list,
-                              event_wait_list, event, &done);
+                              event_wait_list, &done);
     if (err != CL_SUCCESS || done)
-        return err;
+        return err == CL_SUCCESS ? empty_marker(fn, queue, num_events_in_wait_list, event_wait_list, event) : err;
     if (nsegments == SIZE_MAX)
         return clscan_fail(CLSCAN_RANGE_OUT_OF_BOUNDS, "%s: nsegments + 1 offsets overflow", fn);
     const size_t e = plan->element_size, oe = offsets_type == CLSCAN_UINT64 ? 8 : 4;

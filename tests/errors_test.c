@@ -634,6 +634,8 @@ START_TEST(error_strings_name_the_codes)
         NAME_OF(CLSCAN_DEVICE_NOT_SUPPORTED),
         NAME_OF(CLSCAN_KERNEL_SOURCE_NOT_FOUND),
         NAME_OF(CLSCAN_INVALID_DEVICE_SPEC),
+        NAME_OF(CLSCAN_MPI_REMOTE_ERROR),
+        NAME_OF(CLSCAN_MPI_FAILED),
     };
     for (size_t i = 0; i < sizeof names / sizeof names[0]; i++) {
         const char *s = clscan_error_string(names[i].code);

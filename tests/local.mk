@@ -184,3 +184,28 @@ tests/fortran_status_names.inc: $(srcdir)/include/clscan.h include/clscan_versio
 tests/fortran_test.$(OBJEXT): $(FORTRAN_MODULE_) tests/fortran_status_names.inc
 CLEANFILES += tests/fortran_status_names.inc tests/fortran_status_names.inc-t
 endif
+
+# ---- MPI ---------------------------------------------------------------------------------------
+# mpi_test.sh      tests/mpi_test (libclscan_mpi, mpi/local.mk) on 1, 2, 3, 4 and 8 ranks: every
+#                  rank's part against a sequential scan of the whole array, exactly (built-in and
+#                  custom operators, options, empty and uneven parts, segments across ranks, a rank
+#                  with a bad argument)
+# Built when configure found MPI, run when it found mpiexec too (it needs no Check, but runs with
+# the suite: not with --disable-tests).
+EXTRA_DIST += tests/mpi_test.sh
+if ENABLE_MPI
+check_PROGRAMS += tests/mpi_test
+tests_mpi_test_SOURCES = tests/mpi_test.c
+tests_mpi_test_CPPFLAGS = $(AM_CPPFLAGS) -I$(top_srcdir)/mpi -I$(top_srcdir)
+tests_mpi_test_CFLAGS = $(AM_CFLAGS) $(MPI_CFLAGS)
+tests_mpi_test_LDADD = mpi/libclscan_mpi.la support/libclscan_support.la lib/libclscan.la $(MPI_LIBS) \
+	$(OPENCL_LIBS) -lm
+if HAVE_MPIEXEC
+if ENABLE_TESTS
+TESTS += tests/mpi_test.sh
+AM_TESTS_ENVIRONMENT += \
+	MPI_TEST='$(abs_top_builddir)/tests/mpi_test'; export MPI_TEST; \
+	MPIEXEC='$(MPIEXEC)'; export MPIEXEC;
+endif
+endif
+endif

@@ -217,9 +217,27 @@ START_TEST(bad_options_are_rejected)
         ck_assert_msg(got == rows[i].want, "row %zu: %s, expected %s", i, clscan_error_string(got),
                       clscan_error_string(rows[i].want));
         ck_assert_msg(strstr(clscan_last_error(), "clscan_enqueue_with"), "row %zu: %s", i, clscan_last_error());
+        /* The checks alone give the same status. */
+        const cl_int checked = clscan_enqueue_with_check(plan, tu.queue, src, 0, rows[i].null_dst ? NULL : dst, 32, 32,
+                                                         &rows[i].opt, 0, NULL);
+        ck_assert_msg(checked == got, "row %zu: the check gives %s, the call %s", i, clscan_error_string(checked),
+                      clscan_error_string(got));
+        ck_assert_msg(strstr(clscan_last_error(), "clscan_enqueue_with_check"), "row %zu: %s", i, clscan_last_error());
         tu_read(tu.queue, dst, sizeof y, y);
         ck_assert_msg(memcmp(y, before, sizeof y) == 0, "row %zu changed dst", i);
     }
+    /* Valid calls pass the checks and enqueue nothing: dst and the total stay as they were. */
+    const clscan_scan_options total = {.total = dst, .total_offset = 0, .reverse = 1};
+    ck_assert_int_eq(clscan_enqueue_with_check(plan, tu.queue, src, 0, dst, 32, 32, &total, 0, NULL), CL_SUCCESS);
+    ck_assert_int_eq(clscan_enqueue_with_check(plan, tu.queue, src, 0, dst, 32, 32, NULL, 0, NULL), CL_SUCCESS);
+    ck_assert_int_eq(clscan_enqueue_with_check(plan, tu.queue, src, 0, dst, 0, 0, NULL, 0, NULL), CL_SUCCESS);
+    ck_assert_int_eq(clscan_enqueue_with_check(plan, tu.queue, src, 0, dst, 40, 32, NULL, 0, NULL),
+                     CLSCAN_RANGE_OUT_OF_BOUNDS);
+    ck_assert_int_eq(clscan_enqueue_with_check(NULL, tu.queue, src, 0, dst, 0, 32, &total, 0, NULL),
+                     CLSCAN_INVALID_PLAN);
+    clFinish(tu.queue);
+    tu_read(tu.queue, dst, sizeof y, y);
+    ck_assert_msg(memcmp(y, before, sizeof y) == 0, "a valid check changed dst");
     clReleaseMemObject(src), clReleaseMemObject(dst), clReleaseMemObject(ro);
 }
 END_TEST

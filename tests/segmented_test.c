@@ -307,6 +307,15 @@ START_TEST(bad_segmented_calls_are_refused_and_touch_nothing)
     expect_untouched(&b, err, CLSCAN_INVALID_PLAN, "NULL plan (by key)");
     err = clscan_enqueue_segmented(plan, NULL, b.src, 0, b.heads, 0, b.dst, 0, 64, 0, NULL, NULL);
     expect_untouched(&b, err, CL_INVALID_COMMAND_QUEUE, "NULL queue");
+    /* The checks alone give the same statuses, and enqueue nothing. */
+    err = clscan_enqueue_segmented_check(plan, tu.queue, b.src, 0, b.heads_short, 0, b.dst, 0, 64, 0, NULL);
+    expect_untouched(&b, err, CLSCAN_RANGE_OUT_OF_BOUNDS, "check: 63 heads for 64 elements");
+    err = clscan_enqueue_segmented_check(plan, tu.queue, b.src, 0, b.dst, 0, b.dst, 0, 16, 0, NULL);
+    expect_untouched(&b, err, CL_MEM_COPY_OVERLAP, "check: heads inside dst");
+    err = clscan_enqueue_segmented_check(NULL, tu.queue, b.src, 0, b.heads, 0, b.dst, 0, 64, 0, NULL);
+    expect_untouched(&b, err, CLSCAN_INVALID_PLAN, "check: NULL plan");
+    err = clscan_enqueue_segmented_check(plan, tu.queue, b.src, 0, b.heads, 0, b.dst, 0, 64, 0, NULL);
+    expect_untouched(&b, err, CL_SUCCESS, "check: a valid call");
     /* count 0 is a no-op, even with short buffers. */
     err = clscan_enqueue_segmented(plan, tu.queue, b.src, 0, b.heads_short, 0, b.dst, 0, 0, 0, NULL, NULL);
     expect_untouched(&b, err, CL_SUCCESS, "count 0");
