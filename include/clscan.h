@@ -215,7 +215,9 @@ typedef enum clscan_accuracy {
     CLSCAN_ACCURACY_COMPENSATED
 } clscan_accuracy;
 /* Chooses the plan's accuracy (default AUTO) and rebuilds its kernels: CL_INVALID_VALUE for an
- * unknown value, the build's status if it fails; the plan is unchanged on failure.  Must not race
+ * unknown value, CLSCAN_DEVICE_NOT_SUPPORTED when a tuning set by the user does not fit the
+ * compensated elements (twice as wide), the build's status if it fails; the plan is unchanged on
+ * failure.  Must not race
  * with clscan_enqueue on the same plan.  clscan_plan_get_accuracy gives the accuracy set (AUTO
  * until one is; AUTO for NULL). */
 CLSCAN_API cl_int clscan_plan_set_accuracy(clscan_plan *plan, clscan_accuracy accuracy);
@@ -352,12 +354,13 @@ CLSCAN_API cl_int clscan_enqueue_segmented_check(clscan_plan *plan, cl_command_q
  * reverse: y[i] = a[i] * y[i+1] + b[i], y[count] = y0.  Reads a and b once, writes y once.
  * The pairs (a[i], b[i]) are composed as by clscan_enqueue_with on pairs with the carry (1, y0),
  * with the same bits when the plan's accuracy is set (clscan_plan_set_accuracy; under AUTO a
- * recurrence is compensated and a scan of pairs is not), except the total of a reduction, y
+ * recurrence on a CPU device is compensated and a scan of pairs is not), except the total of a reduction, y
  * NULL, over several tiles with CLSCAN_ALGORITHM_REDUCE_THEN_SCAN: it comes from the pairs' scan,
  * not their reduction.  Integer AFFINE plans work too (wrapping).  a == y with equal offsets is
  * in place too; other overlaps of y with a or b are CL_MEM_COPY_OVERLAP.  y may be NULL when a
  * total is given.  CLSCAN_INVALID_OPERATOR for a plan of another operator or a custom one,
- * CLSCAN_INVALID_KIND for an exclusive one, CL_INVALID_VALUE when a and a_const are NULL. */
+ * CLSCAN_INVALID_KIND for an exclusive one, CL_INVALID_VALUE when a and a_const are NULL,
+ * CLSCAN_DEVICE_NOT_SUPPORTED when a tuning set by the user does not fit compensated elements. */
 CLSCAN_API cl_int clscan_enqueue_recurrence(clscan_plan *plan, cl_command_queue queue,
                                             cl_mem a, size_t a_offset, const void *a_const,
                                             cl_mem b, size_t b_offset, cl_mem y, size_t y_offset, size_t count,
