@@ -72,9 +72,9 @@ CLSCAN_INLINE T item_scan(T *v)
 }
 
 /* The total item_scan returns for the CLSCAN_ITEMS elements from first on (NEUTRAL past count),
- * with the same combinations in the same order, reading one element at a time instead of
- * holding them in an array: the look-back's fallback computes it while the tile's own elements
- * occupy the registers (an array here took the H200's single pass from 64 to 80 registers). */
+ * with the same combinations in the same order, reading one element at a time: the look-back's
+ * fallback computes it while the tile's own elements occupy the work-item's registers, and
+ * needs no second array of them. */
 CLSCAN_INLINE T item_total_direct(__global const IN_T *src IN_PARAMS, ulong first, ulong count)
 {
     T total = NEUTRAL;
