@@ -105,6 +105,23 @@ cl_int clscan_mpi_combine(const char *fn, clscan_mpi_exchange *x, size_t first, 
     return err == CL_SUCCESS ? err : clscan_mpi_fail_core(fn, err);
 }
 
+cl_int clscan_mpi_scan_carried(const char *fn, clscan_mpi_exchange *x, size_t first, size_t nvalues, const void *init,
+                               int reverse, cl_mem src, size_t src_offset, cl_mem dst, size_t dst_offset,
+                               size_t count, cl_event *event)
+{
+    cl_event carried = NULL;
+    cl_int err = clscan_mpi_combine(fn, x, first, nvalues, init, reverse, x->values, CLSCAN_MPI_CARRY(x), &carried);
+    const clscan_scan_options with = {.carry_in = x->values, .carry_in_offset = CLSCAN_MPI_CARRY(x),
+                                      .reverse = reverse};
+    if (err == CL_SUCCESS &&
+        (err = clscan_enqueue_with(x->plan, x->queue, src, src_offset, dst, dst_offset, count, &with, 1, &carried,
+                                   event)) != CL_SUCCESS)
+        clscan_mpi_fail_core(fn, err);
+    if (carried)
+        clReleaseEvent(carried);
+    return err;
+}
+
 cl_int clscan_mpi_join(const char *fn, cl_command_queue queue, cl_event a, cl_event b, cl_event *event)
 {
     cl_event list[2];

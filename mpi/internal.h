@@ -64,6 +64,12 @@ const void *clscan_mpi_record_carry(const clscan_mpi_exchange *x, int j);
  * (NULL: none) on the device into total[total_offset]; *event completes when it is written. */
 cl_int clscan_mpi_combine(const char *fn, clscan_mpi_exchange *x, size_t first, size_t count, const void *init,
                           int reverse, cl_mem total, size_t total_offset, cl_event *event);
+/* The carry into this rank (clscan_mpi_combine of count values from first, with init, into the
+ * device buffer's carry slot), then the scan of count elements of src into dst with that carry
+ * (reverse: backwards); *event completes when dst is written. */
+cl_int clscan_mpi_scan_carried(const char *fn, clscan_mpi_exchange *x, size_t first, size_t nvalues, const void *init,
+                               int reverse, cl_mem src, size_t src_offset, cl_mem dst, size_t dst_offset,
+                               size_t count, cl_event *event);
 /* One event that completes when the given ones (NULLs skipped) have: *event (if non-NULL). */
 cl_int clscan_mpi_join(const char *fn, cl_command_queue queue, cl_event a, cl_event b, cl_event *event);
 

@@ -43,25 +43,18 @@ static cl_int scan_part(const char *fn, clscan_mpi_exchange *x, cl_mem src, size
 {
     const int p = x->size, r = x->rank, start = o->reverse ? p - 1 : 0;
     const void *init = clscan_mpi_record_carry(x, start);
-    cl_event carried = NULL, total = NULL, scanned = NULL;
+    cl_event total = NULL, scanned = NULL;
     cl_int err = CL_SUCCESS;
     if (o->total)
         err = clscan_mpi_combine(fn, x, 0, (size_t)p, init, o->reverse, o->total, o->total_offset, &total);
     if (err == CL_SUCCESS && dst) {
         /* Forwards the ranks before this one, reverse those after it. */
         const size_t first = o->reverse ? (size_t)r + 1 : 0, n = o->reverse ? (size_t)(p - 1 - r) : (size_t)r;
-        err = clscan_mpi_combine(fn, x, first, n, init, o->reverse, x->values, CLSCAN_MPI_CARRY(x), &carried);
-        const clscan_scan_options with = {.carry_in = x->values, .carry_in_offset = CLSCAN_MPI_CARRY(x),
-                                          .reverse = o->reverse};
-        if (err == CL_SUCCESS &&
-            (err = clscan_enqueue_with(x->plan, x->queue, src, src_offset, dst, dst_offset, count, &with, 1, &carried,
-                                       &scanned)) != CL_SUCCESS)
-            clscan_mpi_fail_core(fn, err);
+        err = clscan_mpi_scan_carried(fn, x, first, n, init, o->reverse, src, src_offset, dst, dst_offset, count,
+                                      &scanned);
     }
     if (err == CL_SUCCESS)
         err = clscan_mpi_join(fn, x->queue, scanned, total, event);
-    if (carried)
-        clReleaseEvent(carried);
     if (total)
         clReleaseEvent(total);
     if (scanned)

@@ -30,18 +30,13 @@ static cl_int scan_part(const char *fn, clscan_mpi_exchange *x, cl_mem src, size
                         cl_event *event)
 {
     const int j0 = segment_start(x);
-    cl_event carried = NULL, prefix = NULL, rest = NULL;
+    cl_event prefix = NULL, rest = NULL;
     cl_int err = CL_SUCCESS;
     if (j0 < 0)
         first = 0;   /* the array's first element: a segment starts here */
     if (count && first > 0) {
-        err = clscan_mpi_combine(fn, x, (size_t)j0, (size_t)(x->rank - j0), NULL, 0, x->values, CLSCAN_MPI_CARRY(x),
-                                 &carried);
-        const clscan_scan_options with = {.carry_in = x->values, .carry_in_offset = CLSCAN_MPI_CARRY(x)};
-        if (err == CL_SUCCESS &&
-            (err = clscan_enqueue_with(x->plan, x->queue, src, src_offset, dst, dst_offset, first, &with, 1, &carried,
-                                       &prefix)) != CL_SUCCESS)
-            clscan_mpi_fail_core(fn, err);
+        err = clscan_mpi_scan_carried(fn, x, (size_t)j0, (size_t)(x->rank - j0), NULL, 0, src, src_offset, dst,
+                                      dst_offset, first, &prefix);
     }
     if (err == CL_SUCCESS && count > first &&
         (err = clscan_enqueue_segmented(x->plan, x->queue, src, src_offset + first, heads, heads_offset + first, dst,
@@ -49,8 +44,6 @@ static cl_int scan_part(const char *fn, clscan_mpi_exchange *x, cl_mem src, size
         clscan_mpi_fail_core(fn, err);
     if (err == CL_SUCCESS)
         err = clscan_mpi_join(fn, x->queue, prefix, rest, event);
-    if (carried)
-        clReleaseEvent(carried);
     if (prefix)
         clReleaseEvent(prefix);
     if (rest)
