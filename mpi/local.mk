@@ -3,7 +3,7 @@
 # own, so that libclscan needs no MPI.  Compiled by CC with the flags of the MPI compiler
 # wrapper (MPI_CFLAGS, MPI_LIBS); installs clscan_mpi.h and clscan-mpi.pc.  doc/mpi.md has the
 # design.
-EXTRA_DIST += clscan-mpi.pc.in doc/mpi.md doc/perf/pocl-2core-mpi-2026-11-30.txt doc/perf/h200-machine-mpi-2026-11-30.txt
+EXTRA_DIST += clscan-mpi.pc.in doc/mpi.md doc/perf/pocl-2core-mpi-2026-11-30.txt doc/perf/h200-x2-mpi-2026-12-01.txt
 if ENABLE_MPI
 lib_LTLIBRARIES += mpi/libclscan_mpi.la
 mpi_libclscan_mpi_la_SOURCES = \
