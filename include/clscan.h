@@ -132,9 +132,9 @@ CLSCAN_API cl_int clscan_plan_get_tuning(const clscan_plan *plan, size_t *work_g
  *   SINGLE_PASS:      one launch; tiles take tickets in order, publish their totals and
  *                     prefixes, and look back (decoupled look-back, with a bounded wait and a
  *                     fallback that recomputes a late tile's total): about 2n traffic.
- *   AUTO:             SINGLE_PASS on CPUs, and on NVIDIA GPUs for plain scans of the
- *                     built-in operators on 4-byte types (with 64-bit atomics: status and
- *                     value in one word); REDUCE_THEN_SCAN elsewhere (each measured faster
+ *   AUTO:             SINGLE_PASS on CPUs, and on NVIDIA GPUs for plain scans of 4- and
+ *                     8-byte elements, built-in or custom (status and value in one word of
+ *                     8 or 16 bytes); REDUCE_THEN_SCAN elsewhere (each measured faster
  *                     where chosen; doc/performance.md).  SINGLE_PASS relies on work-groups
  *                     of one launch seeing each other's global writes, which OpenCL 1.2 does
  *                     not promise: it is known to hold on CPUs and NVIDIA GPUs. */

@@ -63,7 +63,6 @@ void clscan_plan_request(const clscan_plan *plan, clscan_program_kind what, clsc
     /* Exactly associative: every grouping gives the same bits (nothing is known of a user's). */
     r->exact = !plan->custom && (!floating || plan->op == CLSCAN_MAX || plan->op == CLSCAN_MIN ||
                                  plan->op == CLSCAN_LAST_NONZERO);
-    r->packable = !plan->custom;   /* a user's type need not be plain bits */
     /* CPUs: independent runs per work-item, so that their dependency chains overlap (PoCL, 2^22
      * and 2^24: 2 runs were fastest for SUM, MAX, MIN and LAST_NONZERO, 8 for AFFINE). */
     r->cpu_lanes = !plan->custom && plan->op == CLSCAN_AFFINE ? 8 : 2;

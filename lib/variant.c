@@ -75,14 +75,15 @@ static clscan_tiles choose_tiles(const clscan_variant_request *r, int gpu)
     return gpu ? CLSCAN_TILES_STAGED : CLSCAN_TILES_STREAMED;
 }
 
-/* Plain programs of the built-in operators pack a tile's status and value (the kernels' T) into
- * one word where that is one access: 4-byte values with 64-bit atomics; 8-byte values in
- * 16-byte words on NVIDIA GPUs (vector loads and stores of 16 bytes are single accesses there, as
- * CUB assumes; OpenCL does not promise it elsewhere).  H200, float AFFINE 2^26: 0.356 ms with 16-byte words
- * against 0.417 for reduce-then-scan; float SUM 2^28: 0.648 ms packed against 1.026 apart. */
+/* Plain programs pack a tile's status and value (the kernels' T, a custom operator's type too:
+ * the word is written and read as bits through a union) into one word where that is one access:
+ * 4-byte values with 64-bit atomics; 8-byte values in 16-byte words on NVIDIA GPUs (vector loads
+ * and stores of 16 bytes are single accesses there, as CUB assumes; OpenCL does not promise it
+ * elsewhere).  H200, float AFFINE 2^26: 0.356 ms with 16-byte words against 0.417 for
+ * reduce-then-scan; float SUM 2^28: 0.648 ms packed against 1.026 apart. */
 static clscan_status_layout choose_status(const clscan_variant_request *r)
 {
-    if (!CLSCAN_PROGRAM_IS_PLAIN(r->what) || !r->packable || r->dev->status == CLSCAN_STATUS_SEPARATE)
+    if (!CLSCAN_PROGRAM_IS_PLAIN(r->what) || r->dev->status == CLSCAN_STATUS_SEPARATE)
         return CLSCAN_STATUS_SEPARATE;
     if (r->kernel_size == 4 && r->info->has_int64_atomics)
         return CLSCAN_STATUS_PACKED;

@@ -54,7 +54,6 @@ typedef struct clscan_variant_request {
     int compensated;             /* AFFINE of FLOAT or DOUBLE with double-word products */
     size_t pair_bound;           /* bytes reserved per (head flag, value) pair */
     int exact;                   /* every grouping of comb gives the same bits */
-    int packable;                /* a built-in operator: values may share a status word */
     size_t cpu_lanes;            /* independent runs per work-item on CPUs */
     clscan_tiles tiles;          /* the user's choices; AUTO, 0: the library's */
     clscan_primitive primitive;

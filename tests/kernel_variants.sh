@@ -38,9 +38,9 @@ for other in "$CUSTOM_TEST" "$SEGMENTED_TEST" "$OFFSETS_TEST" "$OPTIONS_TEST" "$
   fi
   run "policy=gpu;primitive=two-level" "$other"
 done
-if test -n "$ACCURACY_TEST"; then
-  run "policy=gpu;status=wide" "$ACCURACY_TEST"
-fi
+for other in "$ACCURACY_TEST" "$CUSTOM_TEST"; do
+  test -n "$other" && run "policy=gpu;status=wide" "$other"
+done
 for other in $ALGO_TESTS; do
   if test ! -x "$other"; then
     echo "kernel_variants.sh: ERROR: $other is missing" >&2

@@ -177,6 +177,30 @@ static size_t affine_diff(const void *e, const void *g, size_t n)
     return float_diff(e, g, n, 2);
 }
 
+/* ---- AFFINE on 16-bit unsigned integers, modulo 2^16: a 4-byte, exact, non-commutative
+ * operator (the packed status word's size). ---- */
+static void affine16_comb(const void *pa, const void *pb, void *out)
+{
+    const uint16_t *p = pa, *c = pb;
+    const uint16_t r[2] = {(uint16_t)((uint32_t)c[0] * p[0]), (uint16_t)((uint32_t)c[0] * p[1] + c[1])};
+    memcpy(out, r, sizeof r);
+}
+
+static void affine16_neutral(void *out)
+{
+    const uint16_t r[2] = {1, 0};
+    memcpy(out, r, sizeof r);
+}
+
+static void affine16_fill(void *x, size_t n)
+{
+    uint16_t *v = x;   /* odd slopes: their products never vanish modulo 2^16 */
+    for (size_t i = 0; i < n; i++) {
+        v[2 * i] = (uint16_t)(tu_rand() | 1u);
+        v[2 * i + 1] = (uint16_t)tu_rand();
+    }
+}
+
 static const char mat2i_preamble[] =
     "/* (x y; z w) times (x y; z w), wrapping: unsigned arithmetic */\n"
     "inline int4 mat2i_mul(int4 p, int4 q)\n"
@@ -224,6 +248,9 @@ const to_custom to_customs[TO_NCUSTOM] = {
      stats_fill, stats_neutral, stats_comb, stats_diff},
     {"affine float", {"float2", 8, "(float2)(1.0f, 0.0f)", "(float2)(b.x * a.x, b.x * a.y + b.y)", NULL},
      affine_fill, affine_neutral, affine_comb, affine_diff},
+    {"affine ushort", {"ushort2", 4, "(ushort2)(1, 0)",
+                       "(ushort2)((ushort)((uint)b.x * a.x), (ushort)((uint)b.x * a.y + b.y))", NULL},
+     affine16_fill, affine16_neutral, affine16_comb, NULL},
 };
 
 size_t to_size(const to_op *o)

@@ -21,7 +21,7 @@ typedef struct to_custom {
 
 /* The custom operators: 2x2 int matrices (wrapping), signed 2x2 permutation matrices in float,
  * argmax keeping the first index, a struct declared in the preamble, AFFINE on float. */
-#define TO_NCUSTOM 5
+#define TO_NCUSTOM 6
 extern const to_custom to_customs[TO_NCUSTOM];
 #define TO_AFFINE_FLOAT 4   /* the index of the custom AFFINE */
 
