@@ -35,6 +35,7 @@ typedef struct options {
     int cases[BENCH_NCASES];      /* selected? */
     const char *device, *csv, *boost, *cub;
     int sweep_primitive, sweep_items, at_log2, no_hold;
+    clscan_algorithm algorithm;   /* --algorithm: every plan's (AUTO: the library's choice) */
 } options;
 
 static void usage(FILE *f)
@@ -53,6 +54,8 @@ static void usage(FILE *f)
             "                      seg-float-sum-excl key-int-max-incl (segmented, by key; segments\n"
             "                      of 1 ... 2048 elements)\n"
             "  --reps=N            timed runs per measurement after one warm-up (default 10)\n"
+            "  --algorithm=A       auto (default), reduce-then-scan or single-pass: every plan's\n"
+            "                      multi-tile algorithm (clscan_plan_set_algorithm)\n"
             "  --csv=FILE          also write the results as CSV\n"
             "  --boost=PROGRAM     run the Boost.Compute peer (bench/boost-bench) on the same device\n"
             "  --cub=PROGRAM       run the CUB peer (bench/cub-bench; NVIDIA devices only)\n"
@@ -116,7 +119,7 @@ static int parse_options(int argc, char **argv, options *o)
     for (int i = 1; i < argc; ++i) {
         const char *a = argv[i];
         static const char *const with_value[] = {"--device", "--min", "--max", "--case", "--reps",
-                                                 "--csv", "--boost", "--cub", "--at"};
+                                                 "--csv", "--boost", "--cub", "--at", "--algorithm"};
         const char *value = NULL, *name = a;
         char namebuf[32];
         const char *eq = strchr(a, '=');
@@ -155,6 +158,17 @@ static int parse_options(int argc, char **argv, options *o)
         } else if (!strcmp(name, "--case")) {
             if (parse_cases(value, o)) return -1;
             any_case = 1;
+        } else if (!strcmp(name, "--algorithm")) {
+            if (!strcmp(value, "auto"))
+                o->algorithm = CLSCAN_ALGORITHM_AUTO;
+            else if (!strcmp(value, "reduce-then-scan"))
+                o->algorithm = CLSCAN_ALGORITHM_REDUCE_THEN_SCAN;
+            else if (!strcmp(value, "single-pass"))
+                o->algorithm = CLSCAN_ALGORITHM_SINGLE_PASS;
+            else {
+                fprintf(stderr, "clscan-bench: --algorithm: \"%s\" is not auto, reduce-then-scan or single-pass\n", value);
+                return -1;
+            }
         } else if (!strcmp(name, "--csv")) {
             o->csv = value;
         } else if (!strcmp(name, "--boost")) {
@@ -194,6 +208,7 @@ typedef struct bench {
     cl_mem tiny;                /* 4 bytes: the fence when markers have no timestamps */
     int fence_is_fill;
     int no_hold;                /* --no-hold: no user event before the fence */
+    clscan_algorithm algorithm; /* --algorithm */
     unsigned platform_index, device_index;
     char name[256], vendor[256], driver[256], version[256];
     cl_ulong max_alloc, global_mem;
@@ -647,6 +662,11 @@ static clscan_plan *make_plan(bench *b, int c)
         p = clscan_plan_create(b->context, b->device, bench_case_op[c], bench_case_type[c], bench_case_kind[c], &err);
     if (!p)
         fprintf(stderr, "clscan-bench: clscan_plan_create(%s): %s\n", bench_case_names[c], clscan_last_error());
+    else if ((err = clscan_plan_set_algorithm(p, b->algorithm)) != CL_SUCCESS) {
+        fprintf(stderr, "clscan-bench: clscan_plan_set_algorithm(%s): %s\n", bench_case_names[c], clscan_last_error());
+        clscan_plan_release(p);
+        p = NULL;
+    }
     return p;
 }
 
@@ -1023,6 +1043,7 @@ int main(int argc, char **argv)
         return 2;
     }
     b.no_hold = o.no_hold;
+    b.algorithm = o.algorithm;
     FILE *csv = NULL;
     if (o.csv && !(csv = fopen(o.csv, "w"))) {
         fprintf(stderr, "clscan-bench: cannot write %s: %s\n", o.csv, strerror(errno));

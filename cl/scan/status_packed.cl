@@ -1,4 +1,4 @@
-/* Each tile's status and value in one 64-bit word (4-byte values of the built-in operators, on
+/* Each tile's status and value in one 64-bit word (4-byte values, built-in or custom, on
  * devices with cl_khr_int64_base_atomics): the status word in the upper half, the value's bits in
  * the lower.  A poll is one load instead of a status load, a fence and a dependent value load,
  * and a tile publishes with one atomic exchange and no fence (an aligned 64-bit load is one
@@ -10,6 +10,9 @@ typedef union {
     uint u;
     T t;
 } status_bits;
+
+/* The value must fit its half of the word (the host picks this layout only then). */
+typedef char status_value_fits[sizeof(T) <= sizeof(uint) ? 1 : -1];
 
 CLSCAN_INLINE void status_publish(tile_status s, uint g, uint st, T value)
 {
