@@ -1,0 +1,34 @@
+/* Where runs of equal elements (the same CLSCAN_WORDS words, bytewise) start or end:
+ *   ends 0: flags[j] = j == 0 or element j differs from element j - 1 (the first of a run);
+ *   ends 1: flags[j] = j == count - 1 or element j differs from element j + 1 (the last).
+ * The flags of unique (starts), unique_by_key (starts) and reduce_by_key (starts: the heads of
+ * the segmented scan; ends: where each run's reduction is). */
+inline uchar differ(__global const W *a, __global const W *b)
+{
+    /* Vector words compare by components: the element as uints, or as its uchar words. */
+    const uint n = sizeof(W) >= 4 ? WORDS * sizeof(W) / 4 : WORDS;
+    __global const uint *x = (__global const uint *)a, *y = (__global const uint *)b;
+    __global const uchar *p = (__global const uchar *)a, *q = (__global const uchar *)b;
+    uchar d = 0;
+    for (uint w = 0; w < n; ++w)
+        d |= sizeof(W) >= 4 ? x[w] != y[w] : p[w] != q[w];
+    return d;
+}
+
+__kernel __attribute__((reqd_work_group_size(CLSCAN_WG, 1, 1)))
+void clscan_select_flags_runs(__global const W *src, ulong src_offset, ulong count, uint ends,
+                              __global uchar *flags)
+{
+    const uint li = get_local_id(0);
+    const ulong base = (ulong)get_group_id(0) * TILE;
+    __global const W *s = src + src_offset * WORDS;
+    for (uint r = 0; r < CLSCAN_ITEMS; ++r) {
+        const ulong j = base + (ulong)r * CLSCAN_WG + li;
+        if (j >= count)
+            continue;
+        if (ends)
+            flags[j] = j == count - 1 || differ(s + j * WORDS, s + (j + 1) * WORDS);
+        else
+            flags[j] = j == 0 || differ(s + j * WORDS, s + (j - 1) * WORDS);
+    }
+}
