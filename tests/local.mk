@@ -92,7 +92,7 @@ AM_TESTS_ENVIRONMENT = \
 	RECURRENCE_TEST='$(abs_top_builddir)/tests/recurrence_test'; export RECURRENCE_TEST; \
 	ACCURACY_TEST='$(abs_top_builddir)/tests/accuracy_test'; export ACCURACY_TEST; \
 	ALGO_TESTS='$(abs_top_builddir)/tests/compact_test $(abs_top_builddir)/tests/bucket_test \
-	$(abs_top_builddir)/tests/radix_sort_test'; export ALGO_TESTS;
+	$(abs_top_builddir)/tests/radix_sort_test $(abs_top_builddir)/tests/select_test'; export ALGO_TESTS;
 endif
 
 # 'make check-valgrind': test programs under valgrind's memcheck (definite leaks and memory
