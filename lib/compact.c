@@ -51,7 +51,8 @@ static cl_int build(const char *fn, clscan_compactor *c)
     const char *files[] = {"compact/elements.cl", "common/wg_sum.cl",
                            c->gpu ? "compact/flags_bits.cl" : "compact/flags_loop.cl", "compact/count.cl",
                            c->gpu ? "compact/scatter_block.cl" : "compact/scatter_list.cl",
-                           "select/partition.cl", "select/runs.cl", c->predicate ? "select/flags_if.cl" : NULL,
+                           "select/partition.cl", "select/index.cl", "select/runs.cl",
+                           c->predicate ? "select/flags_if.cl" : NULL,
                            NULL};
     const char *scatter = c->gpu ? "clscan_compact_scatter_block" : "clscan_compact_scatter_list";
     const char *word;
@@ -60,8 +61,8 @@ static cl_int build(const char *fn, clscan_compactor *c)
     cl_int err;
     for (;;) {
         char defines[256];
-        snprintf(defines, sizeof defines, "-DCLSCAN_WG=%zu -DCLSCAN_ITEMS=%zu -DCLSCAN_WORD=%s -DCLSCAN_WORDS=%zu",
-                 c->wg, c->items, word, words);
+        snprintf(defines, sizeof defines, "-DCLSCAN_WG=%zu -DCLSCAN_ITEMS=%zu -DCLSCAN_WORD=%s -DCLSCAN_WORDS=%zu "
+                 "-DCLSCAN_SELECT_STRIDED=%d", c->wg, c->items, word, words, c->gpu);
         err = clscan_program_get(fn, c->context, c->device, &c->info, &c->dev, c->predicate, files, defines,
                                  &c->program);
         if (err == CL_SUCCESS)

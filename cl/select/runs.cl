@@ -3,7 +3,7 @@
  *   ends 1: flags[j] = j == count - 1 or element j differs from element j + 1 (the last).
  * The flags of unique (starts), unique_by_key (starts) and reduce_by_key (starts: the heads of
  * the segmented scan; ends: where each run's reduction is). */
-inline uchar differ(__global const W *a, __global const W *b)
+inline uchar clscan_runs_differ(__global const W *a, __global const W *b)
 {
     /* Vector words compare by components: the element as uints, or as its uchar words. */
     const uint n = sizeof(W) >= 4 ? WORDS * sizeof(W) / 4 : WORDS;
@@ -23,12 +23,12 @@ void clscan_select_flags_runs(__global const W *src, ulong src_offset, ulong cou
     const ulong base = (ulong)get_group_id(0) * TILE;
     __global const W *s = src + src_offset * WORDS;
     for (uint r = 0; r < CLSCAN_ITEMS; ++r) {
-        const ulong j = base + (ulong)r * CLSCAN_WG + li;
+        const ulong j = select_index(base, li, r);
         if (j >= count)
             continue;
         if (ends)
-            flags[j] = j == count - 1 || differ(s + j * WORDS, s + (j + 1) * WORDS);
+            flags[j] = j == count - 1 || clscan_runs_differ(s + j * WORDS, s + (j + 1) * WORDS);
         else
-            flags[j] = j == 0 || differ(s + j * WORDS, s + (j - 1) * WORDS);
+            flags[j] = j == 0 || clscan_runs_differ(s + j * WORDS, s + (j - 1) * WORDS);
     }
 }
