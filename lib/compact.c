@@ -178,21 +178,16 @@ cl_int compact_reserve(clscan_compactor *c, size_t count, int flags)
                                             (blocks + 1) * sizeof(cl_uint))) != CL_SUCCESS)
         return err;
     if (count && flags)
-        err = clscan_scratch_grow(c->context, &c->flags, &c->flags_cap, count);
+        err = clscan_scratch_grow(c->context, &c->flags, &c->flags_cap, count + 1);
     return err;
 }
 
 cl_int compact_flags_step(clscan_compactor *c, clscan_chain *ch, cl_kernel kernel, cl_mem src, size_t src_offset,
-                          size_t count, int ends, cl_mem flags)
+                          size_t count, cl_mem flags)
 {
     const cl_ulong so = src_offset, n = count;
-    const cl_uint e = (cl_uint)ends;
-    const int runs = kernel == c->flags_runs;
     cl_int err = CL_SUCCESS;
-    ALGO_ARG_MEM(kernel, 0, src); ALGO_ARG(kernel, 1, so); ALGO_ARG(kernel, 2, n);
-    if (runs)
-        ALGO_ARG(kernel, 3, e);
-    ALGO_ARG_MEM(kernel, runs ? 4 : 3, flags);
+    ALGO_ARG_MEM(kernel, 0, src); ALGO_ARG(kernel, 1, so); ALGO_ARG(kernel, 2, n); ALGO_ARG_MEM(kernel, 3, flags);
     if (err != CL_SUCCESS)
         return clscan_fail(err, "clSetKernelArg failed: %s", clscan_error_string(err));
     return clscan_chain_launch(ch, kernel, ceil_div(count, c->wg * c->items), c->wg, 1);

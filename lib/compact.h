@@ -42,15 +42,16 @@ typedef struct compact_call {
     size_t src_offset, flags_offset, dst_offset, kept_offset, count;
 } compact_call;
 
-/* Makes the scratch hold a compaction of count elements (and count made flags if flags). */
+/* Makes the scratch hold a compaction of count elements (and count + 1 made flags if flags). */
 cl_int compact_reserve(clscan_compactor *c, size_t count, int flags);
 /* The commands of k (count > 0) as the next steps of ch, with c's lock held (or c private to the
  * caller) and the scratch reserved: the block counts, their scan, then (total non-NULL) a read
  * of the number kept into *total and the scatter. */
 cl_int compact_steps(clscan_compactor *c, clscan_chain *ch, const compact_call *k, cl_uint *total);
-/* flags[0 ... count) of the runs of src's elements (cl/select/runs.cl; ends 0: starts, 1: ends),
- * or (kernel flags_if) of the predicate, as the next step of ch. */
+/* flags[0 ... count) of the predicate (kernel flags_if), or (flags_runs) the runs of src's
+ * elements: the first of each run, and flags[count] = 1 (cl/select/runs.cl), as the next step of
+ * ch. */
 cl_int compact_flags_step(clscan_compactor *c, clscan_chain *ch, cl_kernel kernel, cl_mem src, size_t src_offset,
-                          size_t count, int ends, cl_mem flags);
+                          size_t count, cl_mem flags);
 
 #endif

@@ -1,7 +1,8 @@
 /* Runs of equal keys: unique_by_key (the flags of the runs' first keys, then the compaction of the
  * keys and of the values by them) and reduce_by_key (the plan's segmented scan of the values with
  * the runs' first keys as heads, then the compaction of the keys and of the scan by the runs' last
- * keys: each run's reduction is its scan's last output, combined in order as comb(earlier, later)).
+ * keys, the same flags one further: each run's reduction is its scan's last output, combined in
+ * order as comb(earlier, later)).
  * The handle owns two compactors (keys, values) that only it uses, under its own lock. */
 #include "compact.h"
 
@@ -13,8 +14,8 @@ struct clscan_runs {
     size_t key_size, value_size;
     clscan_compactor *keys, *values;
     pthread_mutex_t lock;            /* the compactors, the scratch, last_use */
-    cl_mem heads, ends, scan;        /* scratch: the runs' first and last flags, the values' scan */
-    size_t heads_cap, ends_cap, scan_cap;
+    cl_mem heads, scan;              /* scratch: the runs' flags (count + 1), the values' scan */
+    size_t heads_cap, scan_cap;
     cl_event last_use;
 };
 
@@ -52,8 +53,8 @@ CLSCAN_API void clscan_runs_release(clscan_runs *r)
 {
     if (!r)
         return;
-    cl_mem scratch[] = {r->heads, r->ends, r->scan};
-    for (int i = 0; i < 3; ++i)
+    cl_mem scratch[] = {r->heads, r->scan};
+    for (int i = 0; i < 2; ++i)
         if (scratch[i])
             clReleaseMemObject(scratch[i]);
     if (r->last_use)
@@ -121,9 +122,7 @@ static cl_int reserve(clscan_runs *r, size_t count, int reduce)
     if (err == CL_SUCCESS)   /* the values' compaction writes its count there */
         err = clscan_scratch_grow(r->context, &r->values->kept, &r->values->kept_cap, sizeof(cl_ulong));
     if (err == CL_SUCCESS && count)
-        err = clscan_scratch_grow(r->context, &r->heads, &r->heads_cap, count);
-    if (err == CL_SUCCESS && count && reduce)
-        err = clscan_scratch_grow(r->context, &r->ends, &r->ends_cap, count);
+        err = clscan_scratch_grow(r->context, &r->heads, &r->heads_cap, count + 1);
     if (err == CL_SUCCESS && count && reduce)
         err = clscan_scratch_grow(r->context, &r->scan, &r->scan_cap, count * r->value_size);
     return err;
@@ -160,18 +159,16 @@ static cl_int run_locked(clscan_runs *r, clscan_plan *plan, cl_command_queue que
         err = clscan_chain_fill(&ch, k->nruns, &zero, sizeof zero, k->nruns_offset * sizeof zero, sizeof zero, 1);
     } else {
         clscan_compactor *kc = r->keys, *vc = r->values;
-        err = compact_flags_step(kc, &ch, kc->flags_runs, k->keys, k->keys_offset, k->count, 0, r->heads);
+        err = compact_flags_step(kc, &ch, kc->flags_runs, k->keys, k->keys_offset, k->count, r->heads);
         if (err == CL_SUCCESS && reduce)
             err = scan_step(r, &ch, plan, k);
-        if (err == CL_SUCCESS && reduce)
-            err = compact_flags_step(kc, &ch, kc->flags_runs, k->keys, k->keys_offset, k->count, 1, r->ends);
-        /* unique_by_key keeps the runs' first keys and values; reduce_by_key the last (equal) keys
-         * and the scan's last outputs. */
-        cl_mem flags = reduce ? r->ends : r->heads;
-        const compact_call ck = {COMPACT_ELEMENTS, k->keys, flags, k->keys_out, k->nruns, k->keys_offset, 0,
+        /* unique_by_key keeps the runs' first keys and values (heads[0 ... count)); reduce_by_key
+         * the last (equal) keys and the scan's last outputs (heads[1 ... count]). */
+        const size_t fo = reduce ? 1 : 0;
+        const compact_call ck = {COMPACT_ELEMENTS, k->keys, r->heads, k->keys_out, k->nruns, k->keys_offset, fo,
                                  k->keys_out_offset, k->nruns_offset, k->count};
-        const compact_call cv = {COMPACT_ELEMENTS, reduce ? r->scan : k->values, flags, k->values_out, vc->kept,
-                                 reduce ? 0 : k->values_offset, 0, k->values_out_offset, 0, k->count};
+        const compact_call cv = {COMPACT_ELEMENTS, reduce ? r->scan : k->values, r->heads, k->values_out, vc->kept,
+                                 reduce ? 0 : k->values_offset, fo, k->values_out_offset, 0, k->count};
         if (err == CL_SUCCESS)
             err = compact_steps(kc, &ch, &ck, NULL);
         if (err == CL_SUCCESS)

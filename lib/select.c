@@ -124,7 +124,7 @@ static cl_int select_locked(clscan_compactor *c, cl_command_queue queue, compact
     } else {
         if (from != GIVEN) {
             err = compact_flags_step(c, &ch, from == PREDICATE ? c->flags_if : c->flags_runs, k->src, k->src_offset,
-                                     k->count, 0, c->flags);
+                                     k->count, c->flags);
             k->flags = c->flags;
             k->flags_offset = 0;
         }

@@ -1,8 +1,7 @@
-/* Where runs of equal elements (the same CLSCAN_WORDS words, bytewise) start or end:
- *   ends 0: flags[j] = j == 0 or element j differs from element j - 1 (the first of a run);
- *   ends 1: flags[j] = j == count - 1 or element j differs from element j + 1 (the last).
- * The flags of unique (starts), unique_by_key (starts) and reduce_by_key (starts: the heads of
- * the segmented scan; ends: where each run's reduction is). */
+/* Where runs of equal elements (the same CLSCAN_WORDS words, bytewise) start: flags[j] = j == 0
+ * or element j differs from element j - 1, and flags[count] = 1.  So flags[0 ... count) flag the
+ * first element of each run (unique, unique_by_key, the heads of reduce_by_key's segmented scan)
+ * and flags[1 ... count] the last (reduce_by_key: where each run's reduction is). */
 inline uchar clscan_runs_differ(__global const W *a, __global const W *b)
 {
     /* Vector words compare by components: the element as uints, or as its uchar words. */
@@ -16,8 +15,7 @@ inline uchar clscan_runs_differ(__global const W *a, __global const W *b)
 }
 
 __kernel __attribute__((reqd_work_group_size(CLSCAN_WG, 1, 1)))
-void clscan_select_flags_runs(__global const W *src, ulong src_offset, ulong count, uint ends,
-                              __global uchar *flags)
+void clscan_select_flags_runs(__global const W *src, ulong src_offset, ulong count, __global uchar *flags)
 {
     const uint li = get_local_id(0);
     const ulong base = (ulong)get_group_id(0) * TILE;
@@ -26,9 +24,8 @@ void clscan_select_flags_runs(__global const W *src, ulong src_offset, ulong cou
         const ulong j = select_index(base, li, r);
         if (j >= count)
             continue;
-        if (ends)
-            flags[j] = j == count - 1 || clscan_runs_differ(s + j * WORDS, s + (j + 1) * WORDS);
-        else
-            flags[j] = j == 0 || clscan_runs_differ(s + j * WORDS, s + (j - 1) * WORDS);
+        flags[j] = j == 0 || clscan_runs_differ(s + j * WORDS, s + (j - 1) * WORDS);
+        if (j == count - 1)
+            flags[count] = 1;
     }
 }
