@@ -11,6 +11,13 @@
  *   sort-u32-pairs   random cl_uint keys with cl_uint values (the input position): stable
  *   sort-f32         random finite floats of both signs (no zeros, no NaNs: every peer's order
  *                    agrees on them)
+ * Selection (clscan's predicates, partition, unique, reduce_by_key; cases the peers run only
+ * where they implement them, the first ALG_NPEER_CASES by default):
+ *   select-if        random cl_uint, kept when even (a predicate, no flags): about half
+ *   partition        the same predicate, stable: the even ones, then the odd ones, in order
+ *   unique           cl_uint keys in runs of 1 ... 8 (the first of each run)
+ *   reduce-by-key    cl_uint keys in runs of 1 ... 16 with cl_uint values: each run's key and
+ *                    the (wrapping) sum of its values
  * Header-only (static functions), C and C++ (and CUDA host code). */
 #ifndef CLSCAN_BENCH_ALGOS_H
 #define CLSCAN_BENCH_ALGOS_H
@@ -29,10 +36,12 @@
 #pragma GCC diagnostic pop
 #endif
 
-enum { ALG_COMPACT50, ALG_COMPACT1, ALG_BUCKET, ALG_SORT_U32, ALG_SORT_PAIRS, ALG_SORT_F32, ALG_NCASES };
+enum { ALG_COMPACT50, ALG_COMPACT1, ALG_BUCKET, ALG_SORT_U32, ALG_SORT_PAIRS, ALG_SORT_F32, ALG_NPEER_CASES,
+       ALG_SELECT_IF = ALG_NPEER_CASES, ALG_PARTITION, ALG_UNIQUE, ALG_REDUCE_BY_KEY, ALG_NCASES };
 
 static const char *const alg_case_names[ALG_NCASES] = {"compact-50", "compact-1", "bucket-65536",
-                                                        "sort-u32", "sort-u32-pairs", "sort-f32"};
+                                                        "sort-u32", "sort-u32-pairs", "sort-f32",
+                                                        "select-if", "partition", "unique", "reduce-by-key"};
 #define ALG_NBUCKETS 65536u
 
 static int alg_case_find(const char *name)
@@ -43,7 +52,7 @@ static int alg_case_find(const char *name)
     return -1;
 }
 
-static int alg_has_values(int c) { return c == ALG_BUCKET || c == ALG_SORT_PAIRS; }
+static int alg_has_values(int c) { return c == ALG_BUCKET || c == ALG_SORT_PAIRS || c == ALG_REDUCE_BY_KEY; }
 static int alg_is_compaction(int c) { return c == ALG_COMPACT50 || c == ALG_COMPACT1; }
 
 /* Bytes a copy of the input moves (the floor): elements and flags, or keys and values. */
@@ -52,14 +61,29 @@ static size_t alg_input_bytes(int c, size_t n)
     return alg_is_compaction(c) ? n * 5 : n * (alg_has_values(c) ? 8 : 4);
 }
 
+/* The selections' predicate (select-if, partition). */
+static int alg_kept(uint32_t x) { return (x & 1u) == 0; }
+
 /* The input of case c: n keys (or elements) of 4 bytes, n values (cases with values) and n
  * flags (compaction). */
 static void alg_generate(int c, size_t n, uint32_t *keys, uint32_t *values, unsigned char *flags)
 {
     uint64_t s = 0xA160C1A5CA11ull ^ ((uint64_t)(c + 1) << 56) ^ (uint64_t)n;
+    uint32_t run_key = 0, run_left = 0;
     for (size_t i = 0; i < n; ++i) {
         const uint64_t r = sup_splitmix64(&s);
         switch (c) {
+        case ALG_UNIQUE:
+        case ALG_REDUCE_BY_KEY:
+            if (run_left == 0) {   /* a new run, of another key */
+                run_key += 1u + (uint32_t)(r >> 40) % 1000u;
+                run_left = 1u + (uint32_t)(r >> 20) % (c == ALG_UNIQUE ? 8u : 16u);
+            }
+            --run_left;
+            keys[i] = run_key;
+            if (values)
+                values[i] = (uint32_t)r;
+            break;
         case ALG_COMPACT50:
         case ALG_COMPACT1:
             keys[i] = (uint32_t)r;
@@ -103,6 +127,30 @@ static size_t alg_sequential(int c, size_t n, const uint32_t *keys, const uint32
         for (size_t i = 0; i < n; ++i)
             if (flags[i])
                 out_keys[m++] = keys[i];
+        return m;
+    }
+    if (c == ALG_SELECT_IF || c == ALG_PARTITION) {   /* partition: all n, the kept first */
+        size_t m = 0;
+        for (size_t i = 0; i < n; ++i)
+            if (alg_kept(keys[i]))
+                out_keys[m++] = keys[i];
+        for (size_t i = 0; i < n && c == ALG_PARTITION; ++i)
+            if (!alg_kept(keys[i]))
+                out_keys[m++] = keys[i];
+        return m;
+    }
+    if (c == ALG_UNIQUE || c == ALG_REDUCE_BY_KEY) {
+        size_t m = 0;
+        for (size_t i = 0; i < n; ++i) {
+            if (i == 0 || keys[i] != keys[i - 1]) {
+                out_keys[m] = keys[i];
+                if (c == ALG_REDUCE_BY_KEY)
+                    out_values[m] = 0;
+                ++m;
+            }
+            if (c == ALG_REDUCE_BY_KEY)
+                out_values[m - 1] += values[i];
+        }
         return m;
     }
     const int passes = c == ALG_BUCKET ? 2 : 4;

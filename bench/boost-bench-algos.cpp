@@ -13,6 +13,11 @@
 //   bucket-65536           sort_by_key of the keys and values (all 32 bits; no offsets)
 //   sort-u32, sort-f32     sort (Boost's radix sort), in place on a copy of the input
 //   sort-u32-pairs         sort_by_key
+//   select-if              copy_if with the predicate (a function: even)
+//   partition              stable_partition in place on a copy of the input (Boost copies the
+//                          input into a temporary vector, then two copy_ifs)
+//   unique                 unique_copy
+//   reduce-by-key          reduce_by_key (plus, equal_to)
 // Device time: a marker before the call and one after it, on an in-order profiling queue: the
 // second marker's end minus the first one's end.  Boost's copy_if reads its count back to the
 // host, so its time includes that round trip; the sorts' calls return without waiting.  The copy
@@ -20,6 +25,10 @@
 #include <boost/compute/algorithm/copy.hpp>
 #include <boost/compute/algorithm/copy_if.hpp>
 #include <boost/compute/algorithm/gather.hpp>
+#include <boost/compute/algorithm/reduce_by_key.hpp>
+#include <boost/compute/algorithm/stable_partition.hpp>
+#include <boost/compute/algorithm/unique_copy.hpp>
+#include <boost/compute/function.hpp>
 #include <boost/compute/algorithm/sort.hpp>
 #include <boost/compute/algorithm/sort_by_key.hpp>
 #include <boost/compute/closure.hpp>
@@ -58,6 +67,7 @@ static void run(bc::command_queue &q, int c, size_t n, int reps)
     q.enqueue_write_buffer(v_in.get_buffer(), 0, n * 4, values.data());
     q.enqueue_write_buffer(f.get_buffer(), 0, n, flags.data());
     BOOST_COMPUTE_CLOSURE(bool, is_kept, (bc::uint_ i), (f), { return f[i] != 0; });
+    BOOST_COMPUTE_FUNCTION(bool, is_even, (bc::uint_ x), { return (x & 1) == 0; });   // alg_kept
 
     size_t kept = 0;
     // Untimed preparation (a fresh copy of the input for the in-place sorts), then the call.
@@ -76,6 +86,15 @@ static void run(bc::command_queue &q, int c, size_t n, int reps)
                                    bc::make_counting_iterator<bc::uint_>((bc::uint_)n), idx.begin(), is_kept, q);
             kept = (size_t)(end - idx.begin());
             bc::gather(idx.begin(), idx.begin() + kept, k_in.begin(), k.begin(), q);
+        } else if (c == ALG_SELECT_IF) {
+            kept = (size_t)(bc::copy_if(k_in.begin(), k_in.end(), k.begin(), is_even, q) - k.begin());
+        } else if (c == ALG_PARTITION) {
+            kept = (size_t)(bc::stable_partition(k.begin(), k.end(), is_even, q) - k.begin());
+        } else if (c == ALG_UNIQUE) {
+            kept = (size_t)(bc::unique_copy(k_in.begin(), k_in.end(), k.begin(), q) - k.begin());
+        } else if (c == ALG_REDUCE_BY_KEY) {
+            auto ends = bc::reduce_by_key(k_in.begin(), k_in.end(), v_in.begin(), k.begin(), v.begin(), q);
+            kept = (size_t)(ends.first - k.begin());
         } else if (c == ALG_SORT_F32) {
             bc::sort(fk.begin(), fk.end(), q);
         } else if (alg_has_values(c)) {
@@ -86,7 +105,10 @@ static void run(bc::command_queue &q, int c, size_t n, int reps)
     };
     bool ok = true;
     auto check = [&] {
-        if (alg_is_compaction(c) && kept != m)
+        size_t want = m;   // partition: the number of the kept ones, before the others
+        for (size_t i = 0; i < n && c == ALG_PARTITION; ++i)
+            want -= !alg_kept(keys[i]);
+        if ((alg_is_compaction(c) || c >= ALG_SELECT_IF) && kept != want)
             ok = false;
         q.enqueue_read_buffer(c == ALG_SORT_F32 ? fk.get_buffer() : k.get_buffer(), 0, m * 4, got.data());
         size_t first;

@@ -1,4 +1,4 @@
-/* clscan-bench-algos: times clscan's compaction, bucketing and radix sort against a device copy
+/* clscan-bench-algos: times clscan's compaction, selections, bucketing and radix sort against a device copy
  * of the input (the floor), the sequential loop on the host, and the peers (Boost.Compute,
  * CUB) run as subprocesses on the same device.  See bench/README. */
 #define _POSIX_C_SOURCE 200809L
@@ -38,7 +38,7 @@ static void usage(FILE *f)
                "  --min=LOG2          smallest count 2^LOG2 (default 16)\n"
                "  --max=LOG2          largest count 2^LOG2 (default 26); counts go in steps of x4\n"
                "  --case=NAME[,NAME]  compact-50 compact-1 bucket-65536 sort-u32 sort-u32-pairs sort-f32\n"
-               "                      (default all)\n"
+               "                      select-if partition unique reduce-by-key (default all)\n"
                "  --reps=N            timed runs per measurement after one warm-up (default 10)\n"
                "  --csv=FILE          also write the results as CSV\n"
                "  --boost=PROGRAM     run the Boost.Compute peer (bench/boost-bench-algos)\n"
@@ -196,6 +196,8 @@ typedef struct handles {
     clscan_compactor *compactor;
     clscan_bucketer *bucketer;
     clscan_sorter *sorter;
+    clscan_runs *runs;
+    clscan_plan *plan;
 } handles;
 
 typedef struct bufs {
@@ -265,6 +267,18 @@ static cl_int enqueue_case(bench *b, const handles *h, int c, bufs *u, cl_event 
     if (alg_is_compaction(c))
         err = clscan_compact_enqueue(h->compactor, b->queue, u->in_keys, 0, u->in_flags, 0, u->n, u->out_keys, 0,
                                      u->out_small, 0, 0, NULL, ev);
+    else if (c == ALG_SELECT_IF)
+        err = clscan_compact_if_enqueue(h->compactor, b->queue, u->in_keys, 0, u->n, u->out_keys, 0, u->out_small, 0,
+                                        0, NULL, ev);
+    else if (c == ALG_PARTITION)
+        err = clscan_partition_if_enqueue(h->compactor, b->queue, u->in_keys, 0, u->n, u->out_keys, 0, u->out_small,
+                                          0, 0, NULL, ev);
+    else if (c == ALG_UNIQUE)
+        err = clscan_unique_enqueue(h->compactor, b->queue, u->in_keys, 0, u->n, u->out_keys, 0, u->out_small, 0, 0,
+                                    NULL, ev);
+    else if (c == ALG_REDUCE_BY_KEY)
+        err = clscan_reduce_by_key_enqueue(h->runs, h->plan, b->queue, u->in_keys, 0, u->in_values, 0, u->n,
+                                           u->out_keys, 0, u->out_values, 0, u->out_small, 0, 0, NULL, ev);
     else if (c == ALG_BUCKET)
         err = clscan_bucket_enqueue(h->bucketer, b->queue, u->in_keys, 0, u->in_values, 0, u->n, u->out_keys, 0,
                                     u->out_values, 0, u->out_small, 0, NULL, 0, 0, NULL, ev);
@@ -302,10 +316,13 @@ static int verify(bench *b, int c, bufs *u, size_t *first)
         if (alg_check(m, u->got, u->ref_values, first))
             return 1;
     }
-    if (alg_is_compaction(c)) {
+    if (alg_is_compaction(c) || c >= ALG_SELECT_IF) {   /* the count: of all output, or the kept first */
         cl_ulong kept = 0;
+        size_t want = m;
+        for (size_t i = 0; i < u->n && c == ALG_PARTITION; ++i)
+            want -= !alg_kept(u->keys[i]);
         clEnqueueReadBuffer(b->queue, u->out_small, CL_TRUE, 0, 8, &kept, 0, NULL, NULL);
-        return kept != m;
+        return kept != want;
     }
     if (c == ALG_BUCKET) {   /* offsets[k] = first position with key >= k */
         clEnqueueReadBuffer(b->queue, u->out_small, CL_TRUE, 0, (ALG_NBUCKETS + 1) * 4, u->got, 0, NULL, NULL);
@@ -348,6 +365,8 @@ static int device_time(bench *b, const handles *h, int c, bufs *u, double *ms)
 typedef struct peer { int have, ok; double ms; } peer;
 enum { PEER_BOOST, PEER_CUB, NPEERS };
 static const char *const peer_names[NPEERS] = {"boost", "cub"};
+/* The cases each peer implements: the first ones (CUB: not the selections). */
+static const int peer_ncases[NPEERS] = {ALG_NCASES, ALG_NPEER_CASES};
 
 typedef struct row {
     int c, log2;
@@ -417,9 +436,16 @@ static int make_handles(bench *b, int c, handles *h)
 {
     cl_int err = CL_SUCCESS;
     memset(h, 0, sizeof *h);
-    if (alg_is_compaction(c))
+    static const clscan_predicate even = {"uint", "(x & 1u) == 0", NULL};   /* alg_kept */
+    if (alg_is_compaction(c) || c == ALG_UNIQUE)
         h->compactor = clscan_compactor_create(b->context, b->device, 4, &err);
-    else if (c == ALG_BUCKET)
+    else if (c == ALG_SELECT_IF || c == ALG_PARTITION)
+        h->compactor = clscan_compactor_create_if(b->context, b->device, 4, &even, &err);
+    else if (c == ALG_REDUCE_BY_KEY) {
+        h->runs = clscan_runs_create(b->context, b->device, 4, 4, &err);
+        if (err == CL_SUCCESS)
+            h->plan = clscan_plan_create(b->context, b->device, CLSCAN_SUM, CLSCAN_UINT32, CLSCAN_INCLUSIVE, &err);
+    } else if (c == ALG_BUCKET)
         h->bucketer = clscan_bucketer_create(b->context, b->device, ALG_NBUCKETS, 4, &err);
     else
         h->sorter = clscan_sorter_create(b->context, b->device, c == ALG_SORT_F32 ? CLSCAN_FLOAT : CLSCAN_UINT32,
@@ -434,6 +460,8 @@ static void release_handles(handles *h)
     clscan_compactor_release(h->compactor);
     clscan_bucketer_release(h->bucketer);
     clscan_sorter_release(h->sorter);
+    clscan_runs_release(h->runs);
+    clscan_plan_release(h->plan);
 }
 
 /* ---- Peers -------------------------------------------------------------------------------- */
@@ -446,11 +474,13 @@ static void run_peer(bench *b, int p, const char *program, const options *o, row
     int k = snprintf(cmd, sizeof cmd, "'%s' --reps %d --min %d --max %d --cases ", program, o->reps, o->min_log2,
                      o->max_log2);
     int first = 1;
-    for (int c = 0; c < ALG_NCASES; ++c)
+    for (int c = 0; c < peer_ncases[p]; ++c)
         if (o->cases[c]) {
             k += snprintf(cmd + k, sizeof cmd - (size_t)k, "%s%s", first ? "" : ",", alg_case_names[c]);
             first = 0;
         }
+    if (first)
+        return;   /* none of the cases is the peer's */
     if (p == PEER_BOOST) {   /* the index, and the name in case the peer sees other platforms */
         snprintf(cmd + k, sizeof cmd - (size_t)k, " --device %u:%u --device-name ", b->platform_index,
                  b->device_index);

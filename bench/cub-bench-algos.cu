@@ -247,7 +247,7 @@ int main(int argc, char **argv)
         }
     }
     if (cases.empty())
-        for (int c = 0; c < ALG_NCASES; ++c)
+        for (int c = 0; c < ALG_NPEER_CASES; ++c)   /* the cases it implements */
             cases.push_back(c);
     try {
         int ndev = 0;

@@ -76,3 +76,16 @@ dist_man_MANS += \
 	doc/clscan_sorter_release.3 \
 	doc/clscan_sorter_set_key_bits.3 \
 	doc/clscan_sort_enqueue.3
+
+# The manual pages of selection: predicates, partition, unique, unique_by_key, reduce_by_key.
+dist_man_MANS += \
+	doc/clscan_compactor_create_if.3 \
+	doc/clscan_compact_if_enqueue.3 \
+	doc/clscan_compact_if.3 \
+	doc/clscan_partition_enqueue.3 \
+	doc/clscan_partition_if_enqueue.3 \
+	doc/clscan_unique_enqueue.3 \
+	doc/clscan_runs_create.3 \
+	doc/clscan_runs_release.3 \
+	doc/clscan_unique_by_key_enqueue.3 \
+	doc/clscan_reduce_by_key_enqueue.3

@@ -3,7 +3,7 @@
 # (-I the include directory, -lclscan: here through libtool, against the build tree).
 EXAMPLES_ = examples/iir_filter examples/fill_forward examples/particles_compact examples/spatial_grid \
 	examples/parallel_alloc examples/sort_floats examples/chunked_scan examples/discounted_return \
-	examples/csr_row_sum
+	examples/csr_row_sum examples/cell_charges
 check_PROGRAMS += $(EXAMPLES_)
 TESTS += $(EXAMPLES_)
 EXTRA_DIST += examples/example_device.h
@@ -25,6 +25,8 @@ examples_discounted_return_SOURCES = examples/discounted_return.c examples/examp
 examples_discounted_return_LDADD = $(EXAMPLES_LDADD_)
 examples_csr_row_sum_SOURCES = examples/csr_row_sum.c examples/example_device.h
 examples_csr_row_sum_LDADD = $(EXAMPLES_LDADD_)
+examples_cell_charges_SOURCES = examples/cell_charges.c examples/example_device.h
+examples_cell_charges_LDADD = $(EXAMPLES_LDADD_)
 
 # The Fortran example, with the module clscan (fortran/local.mk), when configure found a Fortran
 # compiler.

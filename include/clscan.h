@@ -424,6 +424,103 @@ CLSCAN_API cl_int clscan_compact(clscan_compactor *compactor, cl_command_queue q
                                  size_t count, cl_mem dst, size_t dst_offset, size_t *kept,
                                  cl_uint num_events_in_wait_list, const cl_event *event_wait_list);
 
+/* ---- Selection: predicates, partition, unique, reduce_by_key (built on the compaction) ------
+ * As Thrust's copy_if / partition_copy / unique_copy / reduce_by_key and CUB's DeviceSelect,
+ * DevicePartition and DeviceReduce::ReduceByKey; stable, deterministic, counts below 2^32, every
+ * count of results written as one cl_ulong on the device. */
+#define CLSCAN_INVALID_PREDICATE       -3050 /* a clscan_predicate that is NULL, has a NULL or empty type or flag, or a snippet too long */
+#define CLSCAN_NO_PREDICATE            -3051 /* a predicate's function on a compactor created without one */
+/* (A NULL clscan_runs is CLSCAN_INVALID_HANDLE, as a NULL compactor.) */
+
+/* A predicate in OpenCL C, compiled for the compactor's device (the conventions of clscan_custom):
+ *   typedef <type> T;  int flag(T x, ulong i) { return (<flag>) ? 1 : 0; }
+ * after the preamble: element x (of the compactor's element_size bytes) is kept when the
+ * expression is non-zero; i is its index in the range (0 ... count - 1).  The expression may name
+ * x, i, the preamble's declarations and OpenCL C's built-ins; it runs once per element, in any
+ * order, with FP_CONTRACT off.  Limits: CLSCAN_CUSTOM_MAX_TYPE, _EXPRESSION (flag), _PREAMBLE. */
+typedef struct clscan_predicate {
+    const char *type;      /* OpenCL C type of one element: "float4", or a struct declared in preamble */
+    const char *flag;      /* OpenCL C expression in x and i: "x.w > 0.0f", "(i & 1) == 0 && x != 0" */
+    const char *preamble;  /* optional OpenCL C code placed before (typedefs, helpers); may be NULL */
+} clscan_predicate;
+
+/* A compactor that also selects by predicate (copied: its strings need not outlive the call).  It
+ * serves every function of a compactor as well.  CLSCAN_INVALID_PREDICATE for a NULL predicate, a
+ * NULL or empty type or flag, a snippet longer than its limit; CLSCAN_INVALID_ELEMENT_SIZE as
+ * clscan_compactor_create; CLSCAN_ELEMENT_SIZE_MISMATCH when element_size is not the device's
+ * sizeof(type); CL_BUILD_PROGRAM_FAILURE with the compiler's log in clscan_last_error() when the
+ * snippets do not compile. */
+CLSCAN_API clscan_compactor *clscan_compactor_create_if(cl_context context, cl_device_id device, size_t element_size,
+                                                        const clscan_predicate *predicate, cl_int *errcode_ret);
+/* clscan_compact_enqueue with the predicate's flags (no flags buffer): the kept elements of src in
+ * order from dst[dst_offset], their number to kept[kept_offset].  CLSCAN_NO_PREDICATE on a
+ * compactor made by clscan_compactor_create.  src and dst must not overlap. */
+CLSCAN_API cl_int clscan_compact_if_enqueue(clscan_compactor *compactor, cl_command_queue queue,
+                                            cl_mem src, size_t src_offset, size_t count,
+                                            cl_mem dst, size_t dst_offset, cl_mem kept, size_t kept_offset,
+                                            cl_uint num_events_in_wait_list, const cl_event *event_wait_list,
+                                            cl_event *event);
+/* Blocking convenience: clscan_compact_if_enqueue, then waits and stores the number kept in *kept. */
+CLSCAN_API cl_int clscan_compact_if(clscan_compactor *compactor, cl_command_queue queue,
+                                    cl_mem src, size_t src_offset, size_t count, cl_mem dst, size_t dst_offset,
+                                    size_t *kept, cl_uint num_events_in_wait_list, const cl_event *event_wait_list);
+/* Stable partition into dst: the elements whose cl_uchar flag is non-zero in order, then the
+ * others in order (all count elements written); the number of the first ones to kept[kept_offset].
+ * Any compactor.  dst must not overlap src, flags or kept. */
+CLSCAN_API cl_int clscan_partition_enqueue(clscan_compactor *compactor, cl_command_queue queue,
+                                           cl_mem src, size_t src_offset, cl_mem flags, size_t flags_offset,
+                                           size_t count, cl_mem dst, size_t dst_offset,
+                                           cl_mem kept, size_t kept_offset,
+                                           cl_uint num_events_in_wait_list, const cl_event *event_wait_list,
+                                           cl_event *event);
+/* The same by the compactor's predicate (CLSCAN_NO_PREDICATE without one). */
+CLSCAN_API cl_int clscan_partition_if_enqueue(clscan_compactor *compactor, cl_command_queue queue,
+                                              cl_mem src, size_t src_offset, size_t count,
+                                              cl_mem dst, size_t dst_offset, cl_mem kept, size_t kept_offset,
+                                              cl_uint num_events_in_wait_list, const cl_event *event_wait_list,
+                                              cl_event *event);
+/* The first element of each run of equal elements (the same element_size bytes: -0.0f and 0.0f
+ * differ, NaNs of one pattern are equal), in order, to dst; the number of runs to kept.  Any
+ * compactor.  src and dst must not overlap. */
+CLSCAN_API cl_int clscan_unique_enqueue(clscan_compactor *compactor, cl_command_queue queue,
+                                        cl_mem src, size_t src_offset, size_t count,
+                                        cl_mem dst, size_t dst_offset, cl_mem kept, size_t kept_offset,
+                                        cl_uint num_events_in_wait_list, const cl_event *event_wait_list,
+                                        cl_event *event);
+
+/* Runs of equal keys (keys of key_size bytes, equal when their bytes are) with values of
+ * value_size bytes (both 1 ... 4096): the handle of unique_by_key and reduce_by_key, in the
+ * style of the compactor (scratch, calls ordered, any queue of its context and device). */
+typedef struct clscan_runs clscan_runs;
+CLSCAN_API clscan_runs *clscan_runs_create(cl_context context, cl_device_id device, size_t key_size,
+                                           size_t value_size, cl_int *errcode_ret);
+CLSCAN_API void clscan_runs_release(clscan_runs *runs);
+/* thrust::unique_by_key_copy: the first key of each run and its value, in order, to keys_out and
+ * values_out; the number of runs to nruns[nruns_offset].  Outputs must not overlap the inputs or
+ * each other. */
+CLSCAN_API cl_int clscan_unique_by_key_enqueue(clscan_runs *runs, cl_command_queue queue,
+                                               cl_mem keys, size_t keys_offset, cl_mem values, size_t values_offset,
+                                               size_t count, cl_mem keys_out, size_t keys_out_offset,
+                                               cl_mem values_out, size_t values_out_offset,
+                                               cl_mem nruns, size_t nruns_offset,
+                                               cl_uint num_events_in_wait_list, const cl_event *event_wait_list,
+                                               cl_event *event);
+/* thrust::reduce_by_key: for each run of equal keys, its key to keys_out and the reduction of its
+ * values by the plan's operator, comb(earlier, later) in order (non-commutative and custom
+ * operators alike), to values_out; the number of runs to nruns[nruns_offset].  The plan must be
+ * inclusive (CLSCAN_INVALID_KIND), of the runs' context and device (CL_INVALID_CONTEXT,
+ * CL_INVALID_DEVICE), and its elements value_size bytes (CLSCAN_ELEMENT_SIZE_MISMATCH).  A run's
+ * reduction has the bits of the last output of the plan's segmented scan of the run
+ * (clscan_enqueue_segmented): reproducible; integer results exact.  The first call of a plan
+ * builds its segmented program.  Outputs must not overlap the inputs or each other. */
+CLSCAN_API cl_int clscan_reduce_by_key_enqueue(clscan_runs *runs, clscan_plan *plan, cl_command_queue queue,
+                                               cl_mem keys, size_t keys_offset, cl_mem values, size_t values_offset,
+                                               size_t count, cl_mem keys_out, size_t keys_out_offset,
+                                               cl_mem values_out, size_t values_out_offset,
+                                               cl_mem nruns, size_t nruns_offset,
+                                               cl_uint num_events_in_wait_list, const cl_event *event_wait_list,
+                                               cl_event *event);
+
 /* Bucketing (a stable counting sort by small keys): cl_uint keys in [0, nbuckets) (a larger key
  * counts as nbuckets - 1), optional values of value_size bytes.  Outputs: the keys and the
  * values grouped by key (the order inside each bucket kept), the nbuckets + 1 cl_uint offsets

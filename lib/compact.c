@@ -1,28 +1,11 @@
 /* Stream compaction: per-block counts of the set flags, one exclusive scan of the counts with
  * clscan (the block offsets, and the total at the end), then a stable scatter of the kept
  * elements or of their indices (cl/compact/). */
-#include "algo.h"
+#include "compact.h"
 
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-
-struct clscan_compactor {
-    cl_context context;            /* retained */
-    cl_device_id device;
-    clscan_device_info info;
-    clscan_dev_options dev;
-    size_t element_size;
-    size_t wg, items;
-    int gpu;                       /* the device policy: the block scatter */
-    cl_program program;
-    cl_kernel count, scatter;
-    clscan_plan *scan;
-    pthread_mutex_t lock;          /* kernels' arguments, scratch, last_use */
-    cl_mem counts, kept;           /* scratch: block counts; the blocking call's total */
-    size_t counts_cap, kept_cap;
-    cl_event last_use;             /* the previous call's last command */
-};
 
 /* Blocks of 16 x 256 flags on CPUs (each work-item streams through its own run); 256 x 16 on
  * GPUs (many work-items, short runs). */
@@ -39,18 +22,38 @@ static void release_parts(clscan_compactor *c)
 {
     if (c->count) clReleaseKernel(c->count);
     if (c->scatter) clReleaseKernel(c->scatter);
+    if (c->partition) clReleaseKernel(c->partition);
+    if (c->flags_runs) clReleaseKernel(c->flags_runs);
+    if (c->flags_if) clReleaseKernel(c->flags_if);
     if (c->program) clReleaseProgram(c->program);
     if (c->counts) clReleaseMemObject(c->counts);
     if (c->kept) clReleaseMemObject(c->kept);
+    if (c->flags) clReleaseMemObject(c->flags);
     if (c->last_use) clReleaseEvent(c->last_use);
     clscan_plan_release(c->scan);
+}
+
+/* The kernels of the compaction, of the selections built on it (cl/select/) and, with a
+ * predicate, its flags. */
+static cl_int kernels(const char *fn, clscan_compactor *c, const char *scatter)
+{
+    struct { const char *name; cl_kernel *kernel; } k[] = {
+        {"clscan_compact_count", &c->count}, {scatter, &c->scatter}, {"clscan_select_partition", &c->partition},
+        {"clscan_select_flags_runs", &c->flags_runs}, {"clscan_select_flags_if", &c->flags_if}};
+    cl_int err = CL_SUCCESS;
+    for (size_t i = 0; i < (c->predicate ? 5u : 4u) && err == CL_SUCCESS; ++i)
+        err = clscan_kernel_create(fn, c->program, c->device, &c->info, k[i].name, c->wg, k[i].kernel);
+    return err;
 }
 
 static cl_int build(const char *fn, clscan_compactor *c)
 {
     const char *files[] = {"compact/elements.cl", "common/wg_sum.cl",
                            c->gpu ? "compact/flags_bits.cl" : "compact/flags_loop.cl", "compact/count.cl",
-                           c->gpu ? "compact/scatter_block.cl" : "compact/scatter_list.cl", NULL};
+                           c->gpu ? "compact/scatter_block.cl" : "compact/scatter_list.cl",
+                           "select/partition.cl", "select/index.cl", "select/runs.cl",
+                           c->predicate ? "select/flags_if.cl" : NULL,
+                           NULL};
     const char *scatter = c->gpu ? "clscan_compact_scatter_block" : "clscan_compact_scatter_list";
     const char *word;
     size_t words;
@@ -58,43 +61,42 @@ static cl_int build(const char *fn, clscan_compactor *c)
     cl_int err;
     for (;;) {
         char defines[256];
-        snprintf(defines, sizeof defines, "-DCLSCAN_WG=%zu -DCLSCAN_ITEMS=%zu -DCLSCAN_WORD=%s -DCLSCAN_WORDS=%zu",
-                 c->wg, c->items, word, words);
-        err = clscan_program_get(fn, c->context, c->device, &c->info, &c->dev, NULL, files, defines, &c->program);
+        snprintf(defines, sizeof defines, "-DCLSCAN_WG=%zu -DCLSCAN_ITEMS=%zu -DCLSCAN_WORD=%s -DCLSCAN_WORDS=%zu "
+                 "-DCLSCAN_SELECT_STRIDED=%d", c->wg, c->items, word, words, c->gpu);
+        err = clscan_program_get(fn, c->context, c->device, &c->info, &c->dev, c->predicate, files, defines,
+                                 &c->program);
         if (err == CL_SUCCESS)
-            err = clscan_kernel_create(fn, c->program, c->device, &c->info, "clscan_compact_count", c->wg, &c->count);
-        if (err == CL_SUCCESS)
-            err = clscan_kernel_create(fn, c->program, c->device, &c->info, scatter, c->wg, &c->scatter);
+            err = kernels(fn, c, scatter);
         if (err != CL_INVALID_WORK_GROUP_SIZE || c->wg == 1)
             return err;
         /* The kernels run fewer work-items on this device: halve the work-group. */
         release_parts(c);
-        c->count = c->scatter = NULL;
+        c->count = c->scatter = c->partition = c->flags_runs = c->flags_if = NULL;
         c->program = NULL;
         c->scan = NULL;
         c->wg /= 2;
     }
 }
 
-CLSCAN_API clscan_compactor *clscan_compactor_create(cl_context context, cl_device_id device,
-                                                     size_t element_size, cl_int *errcode_ret)
+clscan_compactor *compact_create(const char *fn, cl_context context, cl_device_id device, size_t element_size,
+                                 char *predicate, cl_int *err)
 {
-    static const char fn[] = "clscan_compactor_create";
-    cl_int dummy;
-    cl_int *err = errcode_ret ? errcode_ret : &dummy;
     if (element_size == 0 || element_size > ALGO_MAX_ELEMENT_SIZE) {
+        free(predicate);
         *err = clscan_fail(CLSCAN_INVALID_ELEMENT_SIZE, "%s: element_size %zu is not in 1 ... %d", fn,
                            element_size, ALGO_MAX_ELEMENT_SIZE);
         return NULL;
     }
     clscan_compactor *c = calloc(1, sizeof *c);
     if (!c) {
+        free(predicate);
         *err = clscan_fail(CL_OUT_OF_HOST_MEMORY, "%s: out of host memory for a compactor", fn);
         return NULL;
     }
     c->context = context;
     c->device = device;
     c->element_size = element_size;
+    c->predicate = predicate;
     if ((*err = clscan_check_device(fn, context, device, &c->info)) == CL_SUCCESS &&
         (*err = clscan_env_dev_options(fn, &c->dev)) == CL_SUCCESS) {
         tuning(c);
@@ -104,12 +106,21 @@ CLSCAN_API clscan_compactor *clscan_compactor_create(cl_context context, cl_devi
         c->scan = algo_count_plan(context, device, err);
     if (*err != CL_SUCCESS) {
         release_parts(c);
+        free(c->predicate);
         free(c);
         return NULL;
     }
     clRetainContext(context);
     pthread_mutex_init(&c->lock, NULL);
     return c;
+}
+
+CLSCAN_API clscan_compactor *clscan_compactor_create(cl_context context, cl_device_id device,
+                                                     size_t element_size, cl_int *errcode_ret)
+{
+    cl_int dummy;
+    return compact_create("clscan_compactor_create", context, device, element_size, NULL,
+                          errcode_ret ? errcode_ret : &dummy);
 }
 
 CLSCAN_API void clscan_compactor_release(clscan_compactor *c)
@@ -119,21 +130,18 @@ CLSCAN_API void clscan_compactor_release(clscan_compactor *c)
     release_parts(c);
     pthread_mutex_destroy(&c->lock);
     clReleaseContext(c->context);
+    free(c->predicate);
     free(c);
 }
 
-/* What one call does; src == NULL: indices. */
-typedef struct call {
-    cl_mem src, flags, dst, kept;
-    size_t src_offset, flags_offset, dst_offset, kept_offset, count;
-} call;
+typedef compact_call call;
 
 static cl_int validate(const char *fn, clscan_compactor *c, cl_command_queue queue, const call *k, cl_uint nwait,
                        const cl_event *wait, int blocking)
 {
     cl_int err;
     clscan_range s, f, d, n;
-    const int indices = k->src == NULL && !blocking;
+    const int indices = k->mode == COMPACT_INDICES;
     if ((err = clscan_check_queue(fn, c->context, c->device, queue)) != CL_SUCCESS ||
         (err = clscan_check_wait_list(fn, c->context, nwait, wait)) != CL_SUCCESS)
         return err;
@@ -162,16 +170,69 @@ static cl_int validate(const char *fn, clscan_compactor *c, cl_command_queue que
 
 static size_t ceil_div(size_t a, size_t b) { return a / b + (a % b != 0); }
 
+cl_int compact_reserve(clscan_compactor *c, size_t count, int flags)
+{
+    const size_t blocks = ceil_div(count, c->wg * c->items);
+    cl_int err = CL_SUCCESS;
+    if (count && (err = clscan_scratch_grow(c->context, &c->counts, &c->counts_cap,
+                                            (blocks + 1) * sizeof(cl_uint))) != CL_SUCCESS)
+        return err;
+    if (count && flags)
+        err = clscan_scratch_grow(c->context, &c->flags, &c->flags_cap, count + 1);
+    return err;
+}
+
+cl_int compact_flags_step(clscan_compactor *c, clscan_chain *ch, cl_kernel kernel, cl_mem src, size_t src_offset,
+                          size_t count, cl_mem flags)
+{
+    const cl_ulong so = src_offset, n = count;
+    cl_int err = CL_SUCCESS;
+    ALGO_ARG_MEM(kernel, 0, src); ALGO_ARG(kernel, 1, so); ALGO_ARG(kernel, 2, n); ALGO_ARG_MEM(kernel, 3, flags);
+    if (err != CL_SUCCESS)
+        return clscan_fail(err, "clSetKernelArg failed: %s", clscan_error_string(err));
+    return clscan_chain_launch(ch, kernel, ceil_div(count, c->wg * c->items), c->wg, 1);
+}
+
+cl_int compact_steps(clscan_compactor *c, clscan_chain *ch, const compact_call *k, cl_uint *total)
+{
+    const size_t blocks = ceil_div(k->count, c->wg * c->items);
+    const cl_ulong n = k->count, fo = k->flags_offset, so = k->src_offset, dof = k->dst_offset, ko = k->kept_offset;
+    const cl_uint nb = (cl_uint)blocks, indices = k->mode == COMPACT_INDICES;
+    cl_kernel kc = c->count, ks = k->mode == COMPACT_PARTITION ? c->partition : c->scatter;
+    const cl_mem none = NULL, data = indices ? none : k->dst, idx = indices ? k->dst : none;
+    const cl_ulong data_off = indices ? 0 : dof, idx_off = indices ? dof : 0;
+    cl_int err = CL_SUCCESS;
+    /* Both kernels' arguments first, then the commands. */
+    ALGO_ARG_MEM(kc, 0, k->flags); ALGO_ARG(kc, 1, fo); ALGO_ARG(kc, 2, n); ALGO_ARG_MEM(kc, 3, c->counts);
+    ALGO_ARG(kc, 4, nb);
+    ALGO_ARG_MEM(ks, 0, k->src); ALGO_ARG(ks, 1, so); ALGO_ARG_MEM(ks, 2, k->flags); ALGO_ARG(ks, 3, fo);
+    ALGO_ARG(ks, 4, n); ALGO_ARG_MEM(ks, 5, data); ALGO_ARG(ks, 6, data_off);
+    if (k->mode == COMPACT_PARTITION) {
+        ALGO_ARG_MEM(ks, 7, c->counts); ALGO_ARG(ks, 8, nb); ALGO_ARG_MEM(ks, 9, k->kept); ALGO_ARG(ks, 10, ko);
+    } else {
+        ALGO_ARG_MEM(ks, 7, idx); ALGO_ARG(ks, 8, idx_off); ALGO_ARG(ks, 9, indices); ALGO_ARG_MEM(ks, 10, c->counts);
+        ALGO_ARG(ks, 11, nb); ALGO_ARG_MEM(ks, 12, k->kept); ALGO_ARG(ks, 13, ko);
+    }
+    if (err != CL_SUCCESS)
+        return clscan_fail(err, "clSetKernelArg failed: %s", clscan_error_string(err));
+    err = clscan_chain_launch(ch, kc, blocks, c->wg, 1);
+    if (err == CL_SUCCESS)
+        err = clscan_scan_step(ch, c->scan, c->counts, blocks + 1);
+    if (err == CL_SUCCESS && total)
+        err = clscan_chain_read(ch, c->counts, blocks * sizeof(cl_uint), sizeof(cl_uint), total, 1);
+    if (err == CL_SUCCESS)
+        err = clscan_chain_launch(ch, ks, blocks, c->wg, 1);
+    return err;
+}
+
 /* Called with the lock held, after validation.  total (blocking calls, else NULL) receives the
  * number kept, read before the scatter is enqueued: a failure to enqueue the read then leaves dst
  * untouched. */
 static cl_int enqueue_locked(clscan_compactor *c, cl_command_queue queue, const call *k, cl_uint nwait,
                              const cl_event *wait, cl_event *event, cl_uint *total)
 {
-    const size_t tile = c->wg * c->items, blocks = ceil_div(k->count, tile);
-    cl_int err = CL_SUCCESS;
-    if (k->count && (err = clscan_scratch_grow(c->context, &c->counts, &c->counts_cap,
-                                               (blocks + 1) * sizeof(cl_uint))) != CL_SUCCESS)
+    cl_int err = compact_reserve(c, k->count, 0);
+    if (err != CL_SUCCESS)
         return err;
     clscan_chain ch;
     if ((err = clscan_chain_begin(&ch, queue, nwait, wait, c->last_use, 1)) != CL_SUCCESS)
@@ -180,29 +241,7 @@ static cl_int enqueue_locked(clscan_compactor *c, cl_command_queue queue, const 
         const cl_ulong zero = 0;
         err = clscan_chain_fill(&ch, k->kept, &zero, sizeof zero, k->kept_offset * sizeof zero, sizeof zero, 1);
     } else {
-        const cl_ulong n = k->count, fo = k->flags_offset, so = k->src_offset, dof = k->dst_offset,
-                       ko = k->kept_offset;
-        const cl_uint nb = (cl_uint)blocks, indices = k->src == NULL;
-        cl_kernel kc = c->count, ks = c->scatter;
-        const cl_mem none = NULL, data = indices ? none : k->dst, idx = indices ? k->dst : none;
-        const cl_ulong data_off = indices ? 0 : dof, idx_off = indices ? dof : 0;
-        /* Both kernels' arguments first, then the commands. */
-        ALGO_ARG_MEM(kc, 0, k->flags); ALGO_ARG(kc, 1, fo); ALGO_ARG(kc, 2, n); ALGO_ARG_MEM(kc, 3, c->counts);
-        ALGO_ARG(kc, 4, nb);
-        ALGO_ARG_MEM(ks, 0, k->src); ALGO_ARG(ks, 1, so); ALGO_ARG_MEM(ks, 2, k->flags); ALGO_ARG(ks, 3, fo);
-        ALGO_ARG(ks, 4, n); ALGO_ARG_MEM(ks, 5, data); ALGO_ARG(ks, 6, data_off); ALGO_ARG_MEM(ks, 7, idx);
-        ALGO_ARG(ks, 8, idx_off); ALGO_ARG(ks, 9, indices); ALGO_ARG_MEM(ks, 10, c->counts); ALGO_ARG(ks, 11, nb);
-        ALGO_ARG_MEM(ks, 12, k->kept); ALGO_ARG(ks, 13, ko);
-        if (err != CL_SUCCESS)
-            err = clscan_fail(err, "clSetKernelArg failed: %s", clscan_error_string(err));
-        if (err == CL_SUCCESS)
-            err = clscan_chain_launch(&ch, kc, blocks, c->wg, 1);
-        if (err == CL_SUCCESS)
-            err = clscan_scan_step(&ch, c->scan, c->counts, blocks + 1);
-        if (err == CL_SUCCESS && total)
-            err = clscan_chain_read(&ch, c->counts, blocks * sizeof(cl_uint), sizeof(cl_uint), total, 1);
-        if (err == CL_SUCCESS)
-            err = clscan_chain_launch(&ch, ks, blocks, c->wg, 1);
+        err = compact_steps(c, &ch, k, total);
     }
     clscan_chain_end(&ch, err, event, &c->last_use);
     return err;
@@ -229,9 +268,9 @@ CLSCAN_API cl_int clscan_compact_enqueue(clscan_compactor *c, cl_command_queue q
                                          cl_uint nwait, const cl_event *wait, cl_event *event)
 {
     static const char fn[] = "clscan_compact_enqueue";
-    if (c && !src)   /* NULL src means indices inside this file: refuse it here */
+    if (c && !src)   /* the same status as before the checks were shared */
         return clscan_fail(CL_INVALID_MEM_OBJECT, "%s: src is NULL", fn);
-    const call k = {src, flags, dst, kept, src_offset, flags_offset, dst_offset, kept_offset, count};
+    const call k = {COMPACT_ELEMENTS, src, flags, dst, kept, src_offset, flags_offset, dst_offset, kept_offset, count};
     return compact(fn, c, queue, &k, nwait, wait, event);
 }
 
@@ -241,7 +280,7 @@ CLSCAN_API cl_int clscan_compact_indices_enqueue(clscan_compactor *c, cl_command
                                                  cl_mem kept, size_t kept_offset,
                                                  cl_uint nwait, const cl_event *wait, cl_event *event)
 {
-    const call k = {NULL, flags, indices, kept, 0, flags_offset, indices_offset, kept_offset, count};
+    const call k = {COMPACT_INDICES, NULL, flags, indices, kept, 0, flags_offset, indices_offset, kept_offset, count};
     return compact("clscan_compact_indices_enqueue", c, queue, &k, nwait, wait, event);
 }
 
@@ -257,7 +296,7 @@ CLSCAN_API cl_int clscan_compact(clscan_compactor *c, cl_command_queue queue,
         return clscan_fail(CL_INVALID_VALUE, "%s: kept is NULL", fn);
     if (!src)
         return clscan_fail(CL_INVALID_MEM_OBJECT, "%s: src is NULL", fn);
-    call k = {src, flags, dst, NULL, src_offset, flags_offset, dst_offset, 0, count};
+    call k = {COMPACT_ELEMENTS, src, flags, dst, NULL, src_offset, flags_offset, dst_offset, 0, count};
     cl_int err = validate(fn, c, queue, &k, nwait, wait, 1);
     if (err != CL_SUCCESS)
         return err;

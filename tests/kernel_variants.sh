@@ -9,7 +9,8 @@
 # tests/recurrence_test and tests/accuracy_test on the GPUs' two-level variant, and
 # tests/accuracy_test with the 16-byte status words (the compensated float AFFINE's status in its
 # value's fourth lane); then the programs in ALGO_TESTS (compaction, bucketing, radix sort) on the
-# GPUs' kernels (the block scatter of compaction, the radix sort's ranking scatter).
+# GPUs' kernels (the block scatter of compaction and the selections on it, the radix sort's
+# ranking scatter).
 # Exit 0 only if every variant passes.
 prog=${NONCOMM_TEST:-./tests/noncomm_test}
 if test ! -x "$prog"; then

@@ -26,6 +26,8 @@
 #                  segmented scan on the same heads: empty segments, totals with and without dst,
 #                  both offset widths and algorithms, offsets that break the rules, bad input
 # compact_test     compaction: densities, element sizes, block boundaries, indices, blocking call
+# select_test      predicates (float4, int, struct), partition, unique, unique_by_key, reduce_by_key
+#                  (non-commutative and custom operators) against the loop, bad input
 # bucket_test      bucketing: one bucket, more buckets than elements, empty and skewed, stability
 # radix_sort_test  every key type, special values, stability through values, low key bits
 # swapped_comb.sh  noncomm_test with comb's arguments swapped (a kernel file replaced from
@@ -45,7 +47,7 @@ if ENABLE_TESTS
 TEST_PROGRAMS_ = tests/scan_test tests/multilevel_test tests/noncomm_test tests/errors_test tests/threads_test \
 	tests/lookback_test tests/custom_test tests/options_test tests/recurrence_test tests/accuracy_test \
 	tests/segmented_test tests/host_test tests/offsets_test tests/compact_test tests/bucket_test \
-	tests/radix_sort_test
+	tests/radix_sort_test tests/select_test
 check_PROGRAMS += $(TEST_PROGRAMS_)
 TESTS += $(TEST_PROGRAMS_) tests/swapped_comb.sh tests/kernel_variants.sh
 XFAIL_TESTS += tests/swapped_comb.sh
@@ -71,6 +73,7 @@ tests_accuracy_test_SOURCES = tests/accuracy_test.c $(TESTUTIL_)
 tests_segmented_test_SOURCES = tests/segmented_test.c $(TESTOPS_) $(TESTUTIL_)
 tests_offsets_test_SOURCES = tests/offsets_test.c $(TESTOPS_) $(TESTUTIL_)
 tests_compact_test_SOURCES = tests/compact_test.c $(TESTUTIL_)
+tests_select_test_SOURCES = tests/select_test.c $(TESTOPS_) $(TESTUTIL_)
 tests_bucket_test_SOURCES = tests/bucket_test.c $(TESTUTIL_)
 tests_radix_sort_test_SOURCES = tests/radix_sort_test.c $(TESTUTIL_)
 # The two that read kernel files of the source tree when run by hand (make check tells them
@@ -89,7 +92,7 @@ AM_TESTS_ENVIRONMENT = \
 	RECURRENCE_TEST='$(abs_top_builddir)/tests/recurrence_test'; export RECURRENCE_TEST; \
 	ACCURACY_TEST='$(abs_top_builddir)/tests/accuracy_test'; export ACCURACY_TEST; \
 	ALGO_TESTS='$(abs_top_builddir)/tests/compact_test $(abs_top_builddir)/tests/bucket_test \
-	$(abs_top_builddir)/tests/radix_sort_test'; export ALGO_TESTS;
+	$(abs_top_builddir)/tests/radix_sort_test $(abs_top_builddir)/tests/select_test'; export ALGO_TESTS;
 endif
 
 # 'make check-valgrind': test programs under valgrind's memcheck (definite leaks and memory
