@@ -50,7 +50,8 @@ module clscan
             clscan_compactor_create, clscan_compactor_release, clscan_compact_enqueue, &
             clscan_compact_indices_enqueue, clscan_compact, clscan_bucketer_create, &
             clscan_bucketer_release, clscan_bucket_enqueue, clscan_sorter_create, &
-            clscan_sorter_release, clscan_sorter_set_key_bits, clscan_sort_enqueue
+            clscan_sorter_release, clscan_sorter_set_key_bits, clscan_sort_enqueue, &
+            clscan_sorter_set_descending, clscan_sorter_set_key_range
 
   ! ---- The C functions ---------------------------------------------------------------------
   interface
@@ -307,6 +308,22 @@ module clscan
       type(c_ptr), value :: event_wait_list, event
       integer(c_int) :: status
     end function clscan_sort_enqueue
+
+    function clscan_sorter_set_descending(sorter, descending) result(status) &
+        bind(c, name="clscan_sorter_set_descending")
+      import :: c_ptr, c_int
+      type(c_ptr), value :: sorter
+      integer(c_int), value :: descending
+      integer(c_int) :: status
+    end function clscan_sorter_set_descending
+
+    function clscan_sorter_set_key_range(sorter, begin_bit, end_bit) result(status) &
+        bind(c, name="clscan_sorter_set_key_range")
+      import :: c_ptr, c_int
+      type(c_ptr), value :: sorter
+      integer(c_int), value :: begin_bit, end_bit
+      integer(c_int) :: status
+    end function clscan_sorter_set_key_range
   end interface
 
   ! The C functions that the generics below wrap (each generic keeps the C form too where its

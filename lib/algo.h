@@ -37,7 +37,8 @@ typedef struct radix_engine {
     size_t counts_cap, keys_spare_cap, keys_tmp_cap[2], values_tmp_cap[2], index_tmp_cap[2];
 } radix_engine;
 
-/* key_order: 0 unsigned, 1 signed (two's complement), 2 IEEE float (total order). */
+/* key_size: 1, 2, 4 or 8 bytes; key_order: 0 unsigned, 1 signed (two's complement), 2 IEEE float
+ * (total order). */
 cl_int radix_engine_init(radix_engine *e, const char *fn, cl_context context, cl_device_id device,
                          size_t key_size, int key_order, size_t value_size);
 void radix_engine_free(radix_engine *e);
@@ -50,9 +51,11 @@ typedef struct radix_job {
     cl_mem index_out;               /* NULL: no permutation */
     size_t index_out_offset;
     size_t count;                   /* 1 ... ALGO_MAX_COUNT */
-    unsigned bits;                  /* low bits to sort by (after the order transform), >= 1 */
+    unsigned bits;                  /* sort by bits [begin, bits) (after the order transform), begin < bits */
     cl_ulong clamp;                 /* keys above it count as it (bucketing); all ones otherwise */
     int in_place;                   /* the outputs are the inputs */
+    unsigned begin;                 /* the lowest bit sorted by */
+    int descending;                 /* every digit inverted: the reversed order, still stable */
 } radix_job;
 
 /* Makes sure the scratch holds a job of count elements (before anything is enqueued). */

@@ -1,5 +1,6 @@
 /* The radix sort engine behind clscan_sorter and clscan_bucketer: stable LSD passes of 8 bits
- * (cl/radix/).  Each pass: digit histograms per block, one exclusive scan of all the
+ * (cl/radix/) over bits [begin, bits) of the keys, ascending or, with every digit inverted,
+ * descending.  Each pass: digit histograms per block, one exclusive scan of all the
  * (digit, block) counts with clscan, a stable scatter.  The passes before the last alternate
  * between two scratch buffers and only the last writes the outputs, so that a call that fails
  * after some commands were enqueued leaves the outputs untouched; the input is only read (an
@@ -86,11 +87,14 @@ static cl_int build(const char *fn, radix_engine *e, int key_order)
     const char *word;
     size_t words;
     algo_words(e->value_size ? e->value_size : 1, &word, &words);
+    /* Keys as unsigned words of their own width, and their top bit. */
+    const int k = e->key_size == 1 ? 0 : e->key_size == 2 ? 1 : e->key_size == 4 ? 2 : 3;
+    static const char *const key_words[] = {"uchar", "ushort", "uint", "ulong"};
+    static const char *const key_signs[] = {"0x80u", "0x8000u", "0x80000000u", "0x8000000000000000ul"};
     char defines[320];
     snprintf(defines, sizeof defines, "-DCLSCAN_KEY_TYPE=%s -DCLSCAN_KEY_SIGN=%s -DCLSCAN_KEY_ORDER=%d "
              "-DCLSCAN_VALUE_WORD=%s -DCLSCAN_VALUE_WORDS=%zu -DCLSCAN_WG=%zu -DCLSCAN_ITEMS=%zu",
-             e->key_size == 4 ? "uint" : "ulong", e->key_size == 4 ? "0x80000000u" : "0x8000000000000000ul",
-             key_order, word, e->value_size ? words : 0, e->wg, e->items);
+             key_words[k], key_signs[k], key_order, word, e->value_size ? words : 0, e->wg, e->items);
     cl_int err = clscan_program_get(fn, e->context, e->device, &e->info, &e->dev, NULL, files, defines, &e->program);
     if (err == CL_SUCCESS)
         err = clscan_kernel_create(fn, e->program, e->device, &e->info,
@@ -143,7 +147,7 @@ cl_int radix_engine_init(radix_engine *e, const char *fn, cl_context context, cl
 }
 
 static size_t ceil_div(size_t a, size_t b) { return a / b + (a % b != 0); }
-static unsigned passes(const radix_job *j) { return (j->bits + RADIX_BITS - 1) / RADIX_BITS; }
+static unsigned passes(const radix_job *j) { return (j->bits - j->begin + RADIX_BITS - 1) / RADIX_BITS; }
 
 cl_int radix_engine_reserve(radix_engine *e, const radix_job *j)
 {
@@ -165,18 +169,27 @@ cl_int radix_engine_reserve(radix_engine *e, const radix_job *j)
     return err;
 }
 
-/* Key-sized kernel arguments (mask, clamp) for 4- or 8-byte keys. */
+/* Key-sized kernel arguments (mask, clamp) for 1-, 2-, 4- or 8-byte keys. */
 static cl_int set_key_arg(radix_engine *e, cl_kernel k, cl_uint i, cl_ulong v)
 {
+    const cl_uchar v8 = (cl_uchar)v;
+    const cl_ushort v16 = (cl_ushort)v;
     const cl_uint v32 = (cl_uint)v;
-    return e->key_size == 4 ? clSetKernelArg(k, i, sizeof v32, &v32) : clSetKernelArg(k, i, sizeof v, &v);
+    switch (e->key_size) {
+    case 1: return clSetKernelArg(k, i, sizeof v8, &v8);
+    case 2: return clSetKernelArg(k, i, sizeof v16, &v16);
+    case 4: return clSetKernelArg(k, i, sizeof v32, &v32);
+    default: return clSetKernelArg(k, i, sizeof v, &v);
+    }
 }
 
 cl_int radix_engine_run(radix_engine *e, clscan_chain *c, const radix_job *j, cl_mem *keys_res, size_t *keys_res_off)
 {
     const size_t n = j->count, blocks = ceil_div(n, e->wg * e->items);
     const unsigned p = passes(j);
-    const cl_ulong mask = j->bits >= 64 ? ~(cl_ulong)0 : ((cl_ulong)1 << j->bits) - 1;
+    const cl_ulong below_end = j->bits >= 64 ? ~(cl_ulong)0 : ((cl_ulong)1 << j->bits) - 1;
+    const cl_ulong mask = below_end & ~(((cl_ulong)1 << j->begin) - 1);   /* bits [begin, bits) */
+    const cl_uint flip = j->descending ? RADIX - 1 : 0;
     cl_mem k_out = j->keys_out ? j->keys_out : e->keys_spare;
     const size_t k_out_off = j->keys_out ? j->keys_out_offset : 0;
     cl_mem k_src = j->keys_in, v_src = j->values_in;
@@ -203,14 +216,15 @@ cl_int radix_engine_run(radix_engine *e, clscan_chain *c, const radix_job *j, cl
         const cl_ulong v_dst_off = last ? j->values_out_offset : 0;
         cl_mem i_dst = j->index_out ? (last ? j->index_out : e->index_tmp[set]) : NULL;
         const cl_ulong i_dst_off = last ? j->index_out_offset : 0;
-        const cl_uint mode = j->index_out ? (pass == 0 ? 1 : 2) : 0, shift = pass * RADIX_BITS, nb = (cl_uint)blocks;
+        const cl_uint mode = j->index_out ? (pass == 0 ? 1 : 2) : 0, shift = j->begin + pass * RADIX_BITS;
+        const cl_uint nb = (cl_uint)blocks;
         const cl_ulong cnt = n, k_src_o = k_src_off, v_src_o = v_src_off, i_src_o = i_src_off;
 
         cl_kernel h = e->histogram, s = e->scatter;
         ALGO_ARG_MEM(h, 0, k_src); ALGO_ARG(h, 1, k_src_o); ALGO_ARG(h, 2, cnt); ALGO_ARG(h, 3, shift);
         if (err == CL_SUCCESS) err = set_key_arg(e, h, 4, mask);
         if (err == CL_SUCCESS) err = set_key_arg(e, h, 5, j->clamp);
-        ALGO_ARG_MEM(h, 6, e->counts); ALGO_ARG(h, 7, nb);
+        ALGO_ARG_MEM(h, 6, e->counts); ALGO_ARG(h, 7, nb); ALGO_ARG(h, 8, flip);
         if (err != CL_SUCCESS)
             return clscan_fail(err, "clSetKernelArg failed: %s", clscan_error_string(err));
         if ((err = clscan_chain_launch(c, h, blocks, e->wg, 1)) != CL_SUCCESS ||
@@ -222,7 +236,7 @@ cl_int radix_engine_run(radix_engine *e, clscan_chain *c, const radix_job *j, cl
         ALGO_ARG(s, 12, mode); ALGO_ARG(s, 13, cnt); ALGO_ARG(s, 14, shift);
         if (err == CL_SUCCESS) err = set_key_arg(e, s, 15, mask);
         if (err == CL_SUCCESS) err = set_key_arg(e, s, 16, j->clamp);
-        ALGO_ARG_MEM(s, 17, e->counts); ALGO_ARG(s, 18, nb);
+        ALGO_ARG_MEM(s, 17, e->counts); ALGO_ARG(s, 18, nb); ALGO_ARG(s, 19, flip);
         if (err != CL_SUCCESS)
             return clscan_fail(err, "clSetKernelArg failed: %s", clscan_error_string(err));
         if ((err = clscan_chain_launch(c, s, blocks, e->wg, 1)) != CL_SUCCESS)
