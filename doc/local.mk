@@ -73,5 +73,7 @@ dist_man_MANS += \
 	doc/clscan_bucket_enqueue.3 \
 	doc/clscan_sorter_create.3 \
 	doc/clscan_sorter_release.3 \
+	doc/clscan_sorter_set_descending.3 \
 	doc/clscan_sorter_set_key_bits.3 \
+	doc/clscan_sorter_set_key_range.3 \
 	doc/clscan_sort_enqueue.3

@@ -487,7 +487,7 @@ CLSCAN_API cl_int clscan_sorter_set_descending(clscan_sorter *sorter, int descen
  * as CUB's begin_bit and end_bit, ignoring the others (keys equal in those bits keep their
  * order; every bit moves with its key); ceil((end_bit - begin_bit) / 8) passes.  Needs
  * begin_bit < end_bit <= the key's width; signed and floating keys accept only the whole key
- * (0, width).  CLSCAN_INVALID_KEY_BITS otherwise (the sorter keeps its range).  Must not race
+ * [0, width).  CLSCAN_INVALID_KEY_BITS otherwise (the sorter keeps its range).  Must not race
  * with enqueues on the same sorter. */
 CLSCAN_API cl_int clscan_sorter_set_key_range(clscan_sorter *sorter, unsigned begin_bit, unsigned end_bit);
 
