@@ -38,7 +38,7 @@ static void usage(FILE *f)
                "  --min=LOG2          smallest count 2^LOG2 (default 16)\n"
                "  --max=LOG2          largest count 2^LOG2 (default 26); counts go in steps of x4\n"
                "  --case=NAME[,NAME]  compact-50 compact-1 bucket-65536 sort-u32 sort-u32-pairs sort-f32\n"
-               "                      (default all)\n"
+               "                      sort-u32-pairs-desc (default all)\n"
                "  --reps=N            timed runs per measurement after one warm-up (default 10)\n"
                "  --csv=FILE          also write the results as CSV\n"
                "  --boost=PROGRAM     run the Boost.Compute peer (bench/boost-bench-algos)\n"
@@ -421,9 +421,9 @@ static int make_handles(bench *b, int c, handles *h)
         h->compactor = clscan_compactor_create(b->context, b->device, 4, &err);
     else if (c == ALG_BUCKET)
         h->bucketer = clscan_bucketer_create(b->context, b->device, ALG_NBUCKETS, 4, &err);
-    else
-        h->sorter = clscan_sorter_create(b->context, b->device, c == ALG_SORT_F32 ? CLSCAN_FLOAT : CLSCAN_UINT32,
-                                         c == ALG_SORT_PAIRS ? 4 : 0, &err);
+    else if ((h->sorter = clscan_sorter_create(b->context, b->device, c == ALG_SORT_F32 ? CLSCAN_FLOAT : CLSCAN_UINT32,
+                                               alg_has_values(c) ? 4 : 0, &err)) && c == ALG_SORT_PAIRS_DESC)
+        err = clscan_sorter_set_descending(h->sorter, 1);
     if (err != CL_SUCCESS)
         fprintf(stderr, "clscan-bench-algos: creating the handle of %s: %s\n", alg_case_names[c], clscan_last_error());
     return err != CL_SUCCESS;

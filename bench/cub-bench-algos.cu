@@ -117,6 +117,9 @@ static cudaError_t cub_call(int c, buffers &b, int n, cudaStream_t s)
         return cub::DeviceRadixSort::SortPairs(b.temp, b.temp_bytes, b.k_in, b.k_out, b.v_in, b.v_out, n, 0, 16, s);
     case ALG_SORT_PAIRS:
         return cub::DeviceRadixSort::SortPairs(b.temp, b.temp_bytes, b.k_in, b.k_out, b.v_in, b.v_out, n, 0, 32, s);
+    case ALG_SORT_PAIRS_DESC:
+        return cub::DeviceRadixSort::SortPairsDescending(b.temp, b.temp_bytes, b.k_in, b.k_out, b.v_in, b.v_out, n,
+                                                         0, 32, s);
     case ALG_SORT_F32:
         return cub::DeviceRadixSort::SortKeys(b.temp, b.temp_bytes, reinterpret_cast<const float *>(b.k_in),
                                               reinterpret_cast<float *>(b.k_out), n, 0, 32, s);
