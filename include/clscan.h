@@ -490,6 +490,24 @@ CLSCAN_API cl_int clscan_sorter_set_descending(clscan_sorter *sorter, int descen
  * [0, width).  CLSCAN_INVALID_KEY_BITS otherwise (the sorter keeps its range).  Must not race
  * with enqueues on the same sorter. */
 CLSCAN_API cl_int clscan_sorter_set_key_range(clscan_sorter *sorter, unsigned begin_bit, unsigned end_bit);
+/* Segmented sort: many independent stable sorts in one call, with the sorter's key type, values,
+ * direction and bits.  The segments are given as by clscan_enqueue_segmented_offsets (CSR's
+ * row_ptr): nsegments + 1 offsets of offsets_type (CLSCAN_UINT32 or CLSCAN_UINT64, else
+ * CLSCAN_INVALID_TYPE) from element offsets_offset, offsets[0] = 0, non-decreasing,
+ * offsets[nsegments] = count; segment s is [offsets[s], offsets[s+1]) and is sorted within
+ * itself (empty segments allowed; offsets that break the rules give unspecified results, never a
+ * read or write outside the given ranges).  nsegments 0 needs count 0 (CL_INVALID_VALUE).  One
+ * work-group sorts each segment with all its passes (for many small segments: 10^5 segments of
+ * up to 1000 keys); a few large segments are faster with clscan_sort_enqueue each.  The buffers
+ * as for clscan_sort_enqueue; offsets must not overlap keys_out or values_out. */
+CLSCAN_API cl_int clscan_segmented_sort_enqueue(clscan_sorter *sorter, cl_command_queue queue,
+                                                cl_mem keys_in, size_t keys_in_offset,
+                                                cl_mem keys_out, size_t keys_out_offset,
+                                                cl_mem values_in, size_t values_in_offset,
+                                                cl_mem values_out, size_t values_out_offset, size_t count,
+                                                clscan_type offsets_type, cl_mem offsets, size_t offsets_offset,
+                                                size_t nsegments, cl_uint num_events_in_wait_list,
+                                                const cl_event *event_wait_list, cl_event *event);
 
 #ifdef __cplusplus
 }

@@ -28,8 +28,10 @@ typedef struct radix_engine {
     size_t key_size, value_size;
     size_t wg, items;            /* a block (one work-group) sorts wg * items keys per pass */
     int ranked;                  /* GPUs: the scatter ranks by warps (radix/scatter_ranked.cl) */
+    size_t seg_wg, seg_items;    /* the segmented sort's work-groups and chunks (radix/segmented.cl) */
+    size_t seg_small;            /* and its longest segments ranked by comparisons */
     cl_program program;
-    cl_kernel histogram, scatter, bucket_offsets;
+    cl_kernel histogram, scatter, bucket_offsets, segmented;
     clscan_plan *scan;
     /* scratch: the counts, the bucketer's keys when it is not given keys_out, and two sets of
      * keys, values and indices that the passes before the last alternate between */
@@ -62,6 +64,17 @@ typedef struct radix_job {
 cl_int radix_engine_reserve(radix_engine *e, const radix_job *j);
 /* Enqueues the passes; keys and keys_offset get where the sorted keys are. */
 cl_int radix_engine_run(radix_engine *e, clscan_chain *c, const radix_job *j, cl_mem *keys, size_t *keys_offset);
+
+/* The segments of a segmented sort: nsegments + 1 offsets, 4 or 8 bytes wide (CSR's row_ptr). */
+typedef struct radix_segments {
+    cl_mem offsets;
+    size_t offsets_offset;
+    int wide;
+    size_t nsegments;
+} radix_segments;
+/* Enqueues the segmented sort of j (keys_out given, no permutation, after
+ * radix_engine_reserve): every segment sorted on its own by one work-group. */
+cl_int radix_engine_run_segmented(radix_engine *e, clscan_chain *c, const radix_job *j, const radix_segments *g);
 
 #define ALGO_ARG(k, i, v) (err == CL_SUCCESS ? (err = clSetKernelArg((k), (i), sizeof(v), &(v))) : err)
 #define ALGO_ARG_MEM(k, i, m) \

@@ -53,13 +53,28 @@ static void tuning(radix_engine *e, int allow_ranked)
     e->items = 4096;   /* blocks of at most 65535 keys (16-bit counts) */
 }
 
+/* The segmented sort: on GPUs 32 work-items x 8 keys per chunk (a table of 16 KiB; a segment's
+ * work-group ranks its chunks one after the other, so small chunks waste little on small
+ * segments), segments of up to 256 keys ranked by comparisons (8 keys x 256 comparisons per
+ * work-item); on CPUs one work-item x 4096 keys, as the passes of the whole array, and up to 32
+ * keys by comparisons (PoCL, 10^5 segments of 1 key: 5.3 us each through the four passes of
+ * uint32 keys; 1024 comparisons cost less). */
+static void segmented_tuning(radix_engine *e)
+{
+    const int gpu = clscan_policy_gpu(&e->info, &e->dev) && e->info.max_work_group_size >= 32;
+    e->seg_wg = gpu ? 32 : 1;
+    e->seg_items = gpu ? 8 : 4096;
+    e->seg_small = gpu ? 256 : 32;
+}
+
 static void release_program(radix_engine *e)
 {
     if (e->histogram) clReleaseKernel(e->histogram);
     if (e->scatter) clReleaseKernel(e->scatter);
     if (e->bucket_offsets) clReleaseKernel(e->bucket_offsets);
+    if (e->segmented) clReleaseKernel(e->segmented);
     if (e->program) clReleaseProgram(e->program);
-    e->histogram = e->scatter = e->bucket_offsets = NULL;
+    e->histogram = e->scatter = e->bucket_offsets = e->segmented = NULL;
     e->program = NULL;
 }
 
@@ -83,7 +98,7 @@ static cl_int build(const char *fn, radix_engine *e, int key_order)
     const int gpu = clscan_policy_gpu(&e->info, &e->dev);
     const char *files[] = {"radix/keys.cl", gpu ? "radix/histogram_atomic.cl" : "radix/histogram_columns.cl",
                            "common/wg_sum.cl", e->ranked ? "radix/scatter_ranked.cl" : "radix/scatter_table.cl",
-                           "radix/bucket_offsets.cl", NULL};
+                           "radix/bucket_offsets.cl", "radix/segmented.cl", NULL};
     const char *word;
     size_t words;
     algo_words(e->value_size ? e->value_size : 1, &word, &words);
@@ -91,10 +106,11 @@ static cl_int build(const char *fn, radix_engine *e, int key_order)
     const int k = e->key_size == 1 ? 0 : e->key_size == 2 ? 1 : e->key_size == 4 ? 2 : 3;
     static const char *const key_words[] = {"uchar", "ushort", "uint", "ulong"};
     static const char *const key_signs[] = {"0x80u", "0x8000u", "0x80000000u", "0x8000000000000000ul"};
-    char defines[320];
+    char defines[400];
     snprintf(defines, sizeof defines, "-DCLSCAN_KEY_TYPE=%s -DCLSCAN_KEY_SIGN=%s -DCLSCAN_KEY_ORDER=%d "
-             "-DCLSCAN_VALUE_WORD=%s -DCLSCAN_VALUE_WORDS=%zu -DCLSCAN_WG=%zu -DCLSCAN_ITEMS=%zu",
-             key_words[k], key_signs[k], key_order, word, e->value_size ? words : 0, e->wg, e->items);
+             "-DCLSCAN_VALUE_WORD=%s -DCLSCAN_VALUE_WORDS=%zu -DCLSCAN_WG=%zu -DCLSCAN_ITEMS=%zu "
+             "-DCLSCAN_SEG_WG=%zu -DCLSCAN_SEG_ITEMS=%zu -DCLSCAN_SEG_SMALL=%zu", key_words[k], key_signs[k],
+             key_order, word, e->value_size ? words : 0, e->wg, e->items, e->seg_wg, e->seg_items, e->seg_small);
     cl_int err = clscan_program_get(fn, e->context, e->device, &e->info, &e->dev, NULL, files, defines, &e->program);
     if (err == CL_SUCCESS)
         err = clscan_kernel_create(fn, e->program, e->device, &e->info,
@@ -106,6 +122,9 @@ static cl_int build(const char *fn, radix_engine *e, int key_order)
                                    &e->scatter);
     if (err == CL_SUCCESS)
         err = clscan_kernel_create(fn, e->program, e->device, &e->info, "clscan_bucket_offsets", 1, &e->bucket_offsets);
+    if (err == CL_SUCCESS)
+        err = clscan_kernel_create(fn, e->program, e->device, &e->info, "clscan_radix_segmented", e->seg_wg,
+                                   &e->segmented);
     return err;
 }
 
@@ -123,6 +142,7 @@ cl_int radix_engine_init(radix_engine *e, const char *fn, cl_context context, cl
     e->key_size = key_size;
     e->value_size = value_size;
     tuning(e, 1);
+    segmented_tuning(e);
     if (!e->ranked && table_local_bytes(e->wg) + 256 > e->info.local_mem_size)
         return clscan_fail(CLSCAN_DEVICE_NOT_SUPPORTED, "%s: %s has %llu bytes of local memory: too little for "
                            "the radix sort", fn, e->info.name, (unsigned long long)e->info.local_mem_size);
@@ -131,6 +151,11 @@ cl_int radix_engine_init(radix_engine *e, const char *fn, cl_context context, cl
         /* The kernels run fewer than RADIX work-items on this device: the table instead. */
         release_program(e);
         tuning(e, 0);
+        if (e->info.max_work_group_size < e->seg_wg) {
+            e->seg_wg = 1;
+            e->seg_items = 4096;
+            e->seg_small = 32;
+        }
         err = build(fn, e, key_order);
     }
     if (err == CL_SUCCESS)
@@ -251,4 +276,47 @@ cl_int radix_engine_run(radix_engine *e, clscan_chain *c, const radix_job *j, cl
     *keys_res = k_out;
     *keys_res_off = k_out_off;
     return err;
+}
+
+cl_int radix_engine_run_segmented(radix_engine *e, clscan_chain *c, const radix_job *j, const radix_segments *g)
+{
+    const size_t n = j->count;
+    const cl_uint p = passes(j), begin = j->begin, flip = j->descending ? RADIX - 1 : 0, wide = (cl_uint)g->wide;
+    const cl_ulong below_end = j->bits >= 64 ? ~(cl_ulong)0 : ((cl_ulong)1 << j->bits) - 1;
+    const cl_ulong mask = below_end & ~(((cl_ulong)1 << j->begin) - 1);
+    cl_mem k_src = j->keys_in, v_src = j->values_in;
+    cl_ulong k_src_off = j->keys_in_offset, v_src_off = j->values_in_offset;
+    cl_int err = CL_SUCCESS;
+    /* In place with one pass, that pass would write over keys of its segment not read yet. */
+    if (j->in_place && p == 1) {
+        err = clscan_chain_copy(c, j->keys_in, j->keys_in_offset * e->key_size, e->keys_tmp[0], 0, n * e->key_size, 1);
+        if (err == CL_SUCCESS && j->values_in)
+            err = clscan_chain_copy(c, j->values_in, j->values_in_offset * e->value_size, e->values_tmp[0], 0,
+                                    n * e->value_size, 1);
+        if (err != CL_SUCCESS)
+            return err;
+        k_src = e->keys_tmp[0];
+        v_src = e->values_tmp[0];
+        k_src_off = v_src_off = 0;
+    }
+    /* Scratch of the passes before the last (none for one pass: its kernel never reads it). */
+    cl_mem kt0 = p >= 2 ? e->keys_tmp[0] : NULL, kt1 = p >= 3 ? e->keys_tmp[1] : NULL;
+    cl_mem vt0 = p >= 2 && j->values_in ? e->values_tmp[0] : NULL, vt1 = p >= 3 && j->values_in ? e->values_tmp[1] : NULL;
+    const cl_ulong k_dst_off = j->keys_out_offset, v_dst_off = j->values_out_offset, o_off = g->offsets_offset;
+    const cl_ulong nseg = g->nsegments, cnt = n;
+    /* One work-group per segment, up to 2^20 work-groups (each then takes every 2^20-th). */
+    const size_t groups = g->nsegments < ((size_t)1 << 20) ? g->nsegments : (size_t)1 << 20;
+    cl_kernel k = e->segmented;
+    ALGO_ARG_MEM(k, 0, k_src); ALGO_ARG(k, 1, k_src_off); ALGO_ARG_MEM(k, 2, j->keys_out); ALGO_ARG(k, 3, k_dst_off);
+    ALGO_ARG_MEM(k, 4, v_src); ALGO_ARG(k, 5, v_src_off); ALGO_ARG_MEM(k, 6, j->values_out);
+    ALGO_ARG(k, 7, v_dst_off); ALGO_ARG_MEM(k, 8, kt0); ALGO_ARG_MEM(k, 9, kt1); ALGO_ARG_MEM(k, 10, vt0);
+    ALGO_ARG_MEM(k, 11, vt1); ALGO_ARG_MEM(k, 12, g->offsets); ALGO_ARG(k, 13, o_off); ALGO_ARG(k, 14, wide);
+    ALGO_ARG(k, 15, nseg); ALGO_ARG(k, 16, cnt); ALGO_ARG(k, 17, begin); ALGO_ARG(k, 18, p);
+    if (err == CL_SUCCESS) err = set_key_arg(e, k, 19, mask);
+    ALGO_ARG(k, 20, flip);
+    const cl_uint via_tmp = j->in_place && p >= 2;   /* small segments in place: through scratch 0 */
+    ALGO_ARG(k, 21, via_tmp);
+    if (err != CL_SUCCESS)
+        return clscan_fail(err, "clSetKernelArg failed: %s", clscan_error_string(err));
+    return clscan_chain_launch(c, k, groups, e->seg_wg, 1);
 }

@@ -1,6 +1,6 @@
 /* clscan_sorter: stable radix sort, ascending or descending, of keys of a clscan_type (1, 2, 4
- * or 8 bytes), by all their bits or a range of them, with optional values, on the radix engine
- * (radix_engine.c). */
+ * or 8 bytes), by all their bits or a range of them, with optional values, of a whole array or of
+ * each segment of it, on the radix engine (radix_engine.c). */
 #include "algo.h"
 
 #include <stdlib.h>
@@ -183,6 +183,65 @@ CLSCAN_API cl_int clscan_sort_enqueue(clscan_sorter *s, cl_command_queue queue,
         cl_mem keys;
         size_t keys_offset;
         err = count ? radix_engine_run(&s->engine, &c, &j, &keys, &keys_offset) : clscan_chain_marker(&c);
+        clscan_chain_end(&c, err, event, &s->last_use);
+    }
+    pthread_mutex_unlock(&s->lock);
+    return err;
+}
+
+CLSCAN_API cl_int clscan_segmented_sort_enqueue(clscan_sorter *s, cl_command_queue queue,
+                                                cl_mem keys_in, size_t keys_in_offset,
+                                                cl_mem keys_out, size_t keys_out_offset,
+                                                cl_mem values_in, size_t values_in_offset,
+                                                cl_mem values_out, size_t values_out_offset, size_t count,
+                                                clscan_type offsets_type, cl_mem offsets, size_t offsets_offset,
+                                                size_t nsegments, cl_uint nwait, const cl_event *wait,
+                                                cl_event *event)
+{
+    static const char fn[] = "clscan_segmented_sort_enqueue";
+    if (!s)
+        return clscan_fail(CLSCAN_INVALID_HANDLE, "%s: sorter is NULL", fn);
+    if (offsets_type != CLSCAN_UINT32 && offsets_type != CLSCAN_UINT64)
+        return clscan_fail(CLSCAN_INVALID_TYPE, "%s: offsets_type %d is not CLSCAN_UINT32 or CLSCAN_UINT64", fn,
+                           (int)offsets_type);
+    /* offsets[0] = 0 and offsets[nsegments] = count cannot both hold: no segment would hold the keys. */
+    if (nsegments == 0 && count > 0)
+        return clscan_fail(CL_INVALID_VALUE, "%s: %zu keys in no segments (nsegments 0 needs count 0)", fn, count);
+    radix_job j = {.keys_in = keys_in, .keys_out = keys_out, .keys_in_offset = keys_in_offset,
+                   .keys_out_offset = keys_out_offset, .values_in = values_in, .values_out = values_out,
+                   .values_in_offset = values_in_offset, .values_out_offset = values_out_offset, .count = count,
+                   .clamp = ~(cl_ulong)0};
+    cl_int err = validate(fn, s, queue, &j, nwait, wait);
+    if (err != CL_SUCCESS)
+        return err;
+    radix_segments g = {offsets, offsets_offset, offsets_type == CLSCAN_UINT64, nsegments};
+    if (count) {
+        const radix_engine *e = &s->engine;
+        clscan_range o, ko, vo;
+        if (nsegments == SIZE_MAX)
+            return clscan_fail(CLSCAN_RANGE_OUT_OF_BOUNDS, "%s: nsegments + 1 offsets overflow", fn);
+        /* The ranges again (validate checked them): the offsets must not overlap the outputs. */
+        if ((err = clscan_check_buffer(fn, e->context, offsets, "offsets", 0, offsets_offset, nsegments + 1,
+                                       g.wide ? 8 : 4, &o)) != CL_SUCCESS ||
+            (err = clscan_check_buffer(fn, e->context, keys_out, "keys_out", 1, keys_out_offset, count, e->key_size,
+                                       &ko)) != CL_SUCCESS ||
+            (err = clscan_check_disjoint(fn, &o, "offsets", &ko, "keys_out")) != CL_SUCCESS)
+            return err;
+        if (e->value_size &&
+            ((err = clscan_check_buffer(fn, e->context, values_out, "values_out", 1, values_out_offset, count,
+                                        e->value_size, &vo)) != CL_SUCCESS ||
+             (err = clscan_check_disjoint(fn, &o, "offsets", &vo, "values_out")) != CL_SUCCESS))
+            return err;
+    }
+    pthread_mutex_lock(&s->lock);
+    j.begin = s->begin_bit;
+    j.bits = s->end_bit;
+    j.descending = s->descending;
+    if (count)
+        err = radix_engine_reserve(&s->engine, &j);
+    clscan_chain c;
+    if (err == CL_SUCCESS && (err = clscan_chain_begin(&c, queue, nwait, wait, s->last_use, 1)) == CL_SUCCESS) {
+        err = count ? radix_engine_run_segmented(&s->engine, &c, &j, &g) : clscan_chain_marker(&c);
         clscan_chain_end(&c, err, event, &s->last_use);
     }
     pthread_mutex_unlock(&s->lock);

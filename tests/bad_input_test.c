@@ -59,7 +59,7 @@ typedef enum fn_id {
     F_COMPACTOR_CREATE, F_COMPACTOR_RELEASE, F_COMPACT_ENQUEUE, F_COMPACT_INDICES_ENQUEUE, F_COMPACT,
     F_BUCKETER_CREATE, F_BUCKETER_RELEASE, F_BUCKET_ENQUEUE,
     F_SORTER_CREATE, F_SORTER_RELEASE, F_SORTER_SET_KEY_BITS, F_SORT_ENQUEUE,
-    F_SORTER_SET_DESCENDING, F_SORTER_SET_KEY_RANGE,
+    F_SORTER_SET_DESCENDING, F_SORTER_SET_KEY_RANGE, F_SEGMENTED_SORT_ENQUEUE,
     NFN
 } fn_id;
 
@@ -75,6 +75,7 @@ static const char *const fn_names[NFN] = {
     "clscan_compact_indices_enqueue", "clscan_compact", "clscan_bucketer_create", "clscan_bucketer_release",
     "clscan_bucket_enqueue", "clscan_sorter_create", "clscan_sorter_release", "clscan_sorter_set_key_bits",
     "clscan_sort_enqueue", "clscan_sorter_set_descending", "clscan_sorter_set_key_range",
+    "clscan_segmented_sort_enqueue",
 };
 
 /* Why a documented status cannot be provoked here whatever the device (a NULL reason: a row
@@ -209,6 +210,8 @@ static const doc_entry docs[] = {
     ALGO_ENQUEUE(F_SORT_ENQUEUE),
     {F_SORTER_SET_DESCENDING, CLSCAN_INVALID_HANDLE, NULL},
     {F_SORTER_SET_KEY_RANGE, CLSCAN_INVALID_HANDLE, NULL}, {F_SORTER_SET_KEY_RANGE, CLSCAN_INVALID_KEY_BITS, NULL},
+    ALGO_ENQUEUE(F_SEGMENTED_SORT_ENQUEUE), {F_SEGMENTED_SORT_ENQUEUE, CLSCAN_INVALID_TYPE, NULL},
+    {F_SEGMENTED_SORT_ENQUEUE, CL_INVALID_VALUE, NULL},
 };
 enum { NDOCS = sizeof docs / sizeof docs[0] };
 
@@ -1461,6 +1464,10 @@ static const call_desc calls[] = {
                            {"permutation", true, NEED_COUNT, true, false, 4}}},
     {F_SORT_ENQUEUE, 4, {IN("keys_in", 4), OUT("keys_out", 4), {"values_in", false, NEED_COUNT, false, true, 4},
                          {"values_out", true, NEED_COUNT, false, true, 4}}},
+    {F_SEGMENTED_SORT_ENQUEUE, 5, {IN("keys_in", 4), OUT("keys_out", 4),
+                                   {"values_in", false, NEED_COUNT, false, true, 4},
+                                   {"values_out", true, NEED_COUNT, false, true, 4},
+                                   {"offsets", false, NEED_OFFSETS, false, false, 0}}},
 };
 #undef IN
 #undef OUT
@@ -1750,6 +1757,28 @@ static const erow hand_rows[] = {
     ROW(F_SORT_ENQUEUE, CL_MEM_COPY_OVERLAP, .what = "keys_out and values_out overlapping sub-buffers of "
         "keys_in's buffer", SLOT(0, B_FRESH, 0, true, 2 * NE), SLOT(1, B_SUB, 0, false, 0),
         SLOT(3, B_SUB, 0, false, 1)),
+    /* clscan_segmented_sort_enqueue: keys_in 0, keys_out 1, values_in 2, values_out 3, offsets 4 */
+    ROW(F_SEGMENTED_SORT_ENQUEUE, CL_MEM_COPY_OVERLAP, .what = "offsets inside keys_out's range",
+        SLOT(4, B_SAME, 1, false, 3)),
+    ROW(F_SEGMENTED_SORT_ENQUEUE, CL_MEM_COPY_OVERLAP, .what = "offsets inside values_out's range",
+        SLOT(4, B_SAME, 3, false, 3)),
+    ROW(F_SEGMENTED_SORT_ENQUEUE, CL_MEM_COPY_OVERLAP, .what = "offsets a sub-buffer overlapping keys_out in its "
+        "parent", SLOT(4, B_SUB, 1, false, 4), SLOT(1, B_FRESH, 0, true, 0)),
+    ROW(F_SEGMENTED_SORT_ENQUEUE, CL_MEM_COPY_OVERLAP, .what = "keys_out one element after keys_in",
+        SLOT(1, B_SAME, 0, false, 1)),
+    ROW(F_SEGMENTED_SORT_ENQUEUE, CL_MEM_COPY_OVERLAP, .what = "keys_out over values_out",
+        SLOT(1, B_SAME, 3, false, 0)),
+    ROW(F_SEGMENTED_SORT_ENQUEUE, CL_INVALID_MEM_OBJECT, .what = "values_in given to a sorter of keys only",
+        .handle = H_ALT, SLOT(2, B_FRESH)),
+    ROW(F_SEGMENTED_SORT_ENQUEUE, CLSCAN_INVALID_TYPE, .what = "offsets type CLSCAN_INT64", .extra = CLSCAN_INT64),
+    ROW(F_SEGMENTED_SORT_ENQUEUE, CLSCAN_INVALID_TYPE, .what = "offsets type CLSCAN_UINT16",
+        .extra = CLSCAN_UINT16),
+    ROW(F_SEGMENTED_SORT_ENQUEUE, CLSCAN_INVALID_TYPE, .what = "offsets type -1", .extra = -1),
+    ROW(F_SEGMENTED_SORT_ENQUEUE, CLSCAN_RANGE_OUT_OF_BOUNDS, .what = "uint64 offsets in a buffer of nsegments "
+        "+ 1 uint32 offsets", .extra = CLSCAN_UINT64, SLOT(4, B_FRESH, 0, false, 0, (NSEG + 1) / 2)),
+    ROW(F_SEGMENTED_SORT_ENQUEUE, CLSCAN_RANGE_OUT_OF_BOUNDS, .what = "nsegments SIZE_MAX (+ 1 wraps)",
+        .nseg = SIZE_MAX, SLOT(4, B_FRESH, 0, false, 0, NSEG + 1)),
+    ROW(F_SEGMENTED_SORT_ENQUEUE, CL_INVALID_VALUE, .what = "nsegments 0 with count keys", .nseg = NSEG_ZERO),
     ROW(F_SORT_ENQUEUE, CL_INVALID_MEM_OBJECT, .what = "values_in given to a sorter of keys only",
         .handle = H_ALT, SLOT(2, B_FRESH)),
     ROW(F_SORT_ENQUEUE, CL_INVALID_MEM_OBJECT, .what = "values_out given to a sorter of keys only",
@@ -1869,7 +1898,8 @@ static size_t slot_bytes(const erow *r, const call_desc *d, int s)
 
 static bool has_values(const erow *r)
 {
-    return r->fn == F_BUCKET_ENQUEUE || (r->fn == F_SORT_ENQUEUE && r->handle != H_ALT);
+    return r->fn == F_BUCKET_ENQUEUE ||
+           ((r->fn == F_SORT_ENQUEUE || r->fn == F_SEGMENTED_SORT_ENQUEUE) && r->handle != H_ALT);
 }
 
 /* The plan a scan's row passes (see handle_kind). */
@@ -1952,6 +1982,7 @@ static void probe_enqueue_row(const erow *r)
         probe_bucket();
         break;
     case F_SORT_ENQUEUE:
+    case F_SEGMENTED_SORT_ENQUEUE:
         probe_sort(r->handle == H_ALT);
         break;
     default:
@@ -2058,6 +2089,10 @@ static cl_int call_enqueue(const erow *r, cl_command_queue q, cl_mem m[6], size_
                                      off[4], m[5], off[5], nw, wl, ev);
     case F_SORT_ENQUEUE:
         return clscan_sort_enqueue(so, q, m[0], off[0], m[1], off[1], m[2], off[2], m[3], off[3], count, nw, wl, ev);
+    case F_SEGMENTED_SORT_ENQUEUE:
+        return clscan_segmented_sort_enqueue(so, q, m[0], off[0], m[1], off[1], m[2], off[2], m[3], off[3], count,
+                                             r->extra ? (clscan_type)r->extra : CLSCAN_UINT32, m[4], off[4],
+                                             row_nseg(r), nw, wl, ev);
     default:
         ck_abort_msg("%s has no slots", fn_names[r->fn]);
     }

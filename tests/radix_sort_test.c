@@ -498,6 +498,263 @@ START_TEST(settings_change_between_sorts)
 }
 END_TEST
 
+/* ---- Segmented sorts ---------------------------------------------------------------------- */
+
+/* Segment lengths: SMALL 0 ... 40 (a quarter empty), MIXED up to 1000 with some of several
+ * chunks (5000 ... 9000), HUGE one segment of 20000 between empty ones. */
+enum seg_shape { SEG_SMALL, SEG_MIXED, SEG_HUGE };
+
+typedef struct gcase {
+    clscan_type type;
+    size_t value_size;            /* 0 or 4 (positions) */
+    unsigned begin, bits;
+    int descending;
+    enum pattern pattern;
+    size_t nsegments;
+    enum seg_shape shape;
+    int wide;                     /* 8-byte offsets */
+    int in_place;
+    int broken;                   /* offsets that break the rules: only the guards are checked */
+    clscan_sorter *use;
+} gcase;
+
+static bool run_seg_case(const gcase *c, char *msg, size_t msgsize)
+{
+    const size_t ks = key_size[c->type], vs = c->value_size, ns = c->nsegments, off = 3;
+    uint64_t *offs = malloc((ns + 1) * sizeof *offs);
+    ck_assert(offs);
+    offs[0] = 0;
+    for (size_t i = 0; i < ns; i++) {
+        size_t len;
+        if (c->shape == SEG_SMALL)
+            len = tu_rand_below(4) == 0 ? 0 : (size_t)tu_rand_below(41);
+        else if (c->shape == SEG_MIXED)
+            len = tu_rand_below(8) == 0 ? 5000 + (size_t)tu_rand_below(4001) : (size_t)tu_rand_below(1001);
+        else
+            len = i == ns / 2 ? 20000 : 0;
+        offs[i + 1] = offs[i] + len;
+    }
+    const size_t n = (size_t)offs[ns], total = n + off + 2;
+    unsigned char *keys = malloc(total * ks + 1), *vals = malloc(total * vs + 1), *kexp = malloc(total * ks + 1),
+                  *vexp = malloc(total * vs + 1), *kgot = malloc(total * ks + 1), *vgot = malloc(total * vs + 1),
+                  *obytes = malloc((ns + 2) * 8);   /* element 0 a guard: the offsets from element 1 */
+    ck_assert(keys && vals && kexp && vexp && kgot && vgot && obytes);
+    tu_fill_bytes(keys, total * ks);
+    fill_keys(c->type, c->pattern, keys + off * ks, n);
+    tu_fill_bytes(vals, total * vs);
+    for (size_t i = 0; vs == 4 && i < n; i++) {
+        const uint32_t p = (uint32_t)i;
+        memcpy(vals + (off + i) * 4, &p, 4);
+    }
+    unsigned char *kout0 = malloc(total * ks + 1), *vout0 = malloc(total * vs + 1);
+    ck_assert(kout0 && vout0);
+    if (c->in_place) {
+        memcpy(kout0, keys, total * ks);
+        memcpy(vout0, vals, total * vs);
+    } else {
+        tu_fill_bytes(kout0, total * ks);
+        tu_fill_bytes(vout0, total * vs);
+    }
+    memcpy(kexp, kout0, total * ks);
+    memcpy(vexp, vout0, total * vs);
+    for (size_t sg = 0; sg < ns && !c->broken; sg++) {
+        const size_t a = (size_t)offs[sg], len = (size_t)(offs[sg + 1] - offs[sg]);
+        size_t *pos = reference_order_of(c->type, keys + (off + a) * ks, len, c->begin, c->bits, c->descending);
+        for (size_t i = 0; i < len; i++) {
+            memcpy(kexp + (off + a + i) * ks, keys + (off + a + pos[i]) * ks, ks);
+            memcpy(vexp + (off + a + i) * vs, vals + (off + a + pos[i]) * vs, vs);
+        }
+        free(pos);
+    }
+    if (c->broken)   /* decreasing, and past count */
+        for (size_t i = 1; i <= ns; i++)
+            offs[i] = i % 3 == 0 ? offs[i] / 2 : i % 3 == 1 ? offs[i] + 1000 : offs[i];
+    tu_fill_bytes(obytes, (ns + 2) * 8);
+    for (size_t i = 0; i <= ns; i++) {
+        if (c->wide)
+            memcpy(obytes + 8 * (i + 1), &offs[i], 8);
+        else {
+            const uint32_t o = (uint32_t)offs[i];
+            memcpy(obytes + 4 * (i + 1), &o, 4);
+        }
+    }
+    cl_mem kin = tu_buffer(tu.context, CL_MEM_READ_WRITE, total * ks, keys);
+    cl_mem vin = vs ? tu_buffer(tu.context, CL_MEM_READ_WRITE, total * vs, vals) : NULL;
+    cl_mem kout = c->in_place ? kin : tu_buffer(tu.context, CL_MEM_READ_WRITE, total * ks, kout0);
+    cl_mem vout = !vs ? NULL : c->in_place ? vin : tu_buffer(tu.context, CL_MEM_READ_WRITE, total * vs, vout0);
+    cl_mem ob = tu_buffer(tu.context, CL_MEM_READ_ONLY, (ns + 2) * (c->wide ? 8 : 4), obytes);
+    clscan_sorter *s = c->use ? c->use : sorter_of(c->type, vs, c->begin, c->bits, c->descending);
+    cl_event ev = NULL;
+    cl_int err = clscan_segmented_sort_enqueue(s, tu.queue, kin, off, kout, off, vin, off, vout, off, n,
+                                               c->wide ? CLSCAN_UINT64 : CLSCAN_UINT32, ob, 1, ns, 0, NULL, &ev);
+    bool ok = err == CL_SUCCESS;
+    if (!ok)
+        snprintf(msg, msgsize, "clscan_segmented_sort_enqueue failed: %s: %s", clscan_error_string(err),
+                 clscan_last_error());
+    if (ok) {
+        clWaitForEvents(1, &ev);
+        clReleaseEvent(ev);
+        tu_read(tu.queue, kout, total * ks, kgot);
+        if (vs)
+            tu_read(tu.queue, vout, total * vs, vgot);
+        for (size_t i = 0; i < total && ok; i++) {
+            const bool guard = i < off || i >= off + n;
+            if ((guard || !c->broken) &&
+                (memcmp(kgot + i * ks, kexp + i * ks, ks) != 0 || memcmp(vgot + i * vs, vexp + i * vs, vs) != 0)) {
+                ok = false;
+                snprintf(msg, msgsize, "wrong result at element %lld%s: key 0x%llx, expected 0x%llx",
+                         (long long)i - (long long)off, guard ? " (a guard)" : "",
+                         (unsigned long long)get_key(kgot, ks, i), (unsigned long long)get_key(kexp, ks, i));
+            }
+        }
+    }
+    clReleaseMemObject(ob);
+    if (!c->in_place) {
+        clReleaseMemObject(kout);
+        if (vout)
+            clReleaseMemObject(vout);
+    }
+    clReleaseMemObject(kin);
+    if (vin)
+        clReleaseMemObject(vin);
+    free(offs), free(keys), free(vals), free(kexp), free(vexp), free(kgot), free(vgot), free(obytes);
+    free(kout0), free(vout0);
+    return ok;
+}
+
+#define CHECK_SEG(...)                                                                                     \
+    do {                                                                                                   \
+        gcase g_ = {__VA_ARGS__};                                                                          \
+        char m_[512] = "";                                                                                 \
+        bool ok_ = run_seg_case(&g_, m_, sizeof m_);                                                       \
+        ck_assert_msg(ok_, "[seed %llu] %s segmented sort of %zu %s segments of %s keys (%s), values of %zu " \
+                      "bytes, key bits %u ... %u, %s offsets%s%s: %s", (unsigned long long)tu_seed,         \
+                      g_.descending ? "descending" : "ascending", g_.nsegments,                            \
+                      g_.shape == SEG_SMALL ? "small" : g_.shape == SEG_MIXED ? "mixed" : "huge",           \
+                      tu_type_name(g_.type), pattern_names[g_.pattern], g_.value_size, g_.begin, g_.bits,   \
+                      g_.wide ? "64-bit" : "32-bit", g_.in_place ? ", in place" : "",                        \
+                      g_.broken ? ", broken offsets" : "", m_);                                              \
+    } while (0)
+
+/* Every key type over small and mixed segments, both offset widths; descending, ranges, in
+ * place; empty calls. */
+START_TEST(segments_match_stable_sorts_of_each)
+{
+    const clscan_type t = key_types[_i];
+    const int wide = (int)tu_rand_below(2);
+    CHECK_SEG(.type = t, .value_size = 4, .pattern = DUPLICATES, .nsegments = 2000, .shape = SEG_SMALL, .wide = wide);
+    CHECK_SEG(.type = t, .pattern = t == CLSCAN_FLOAT || t == CLSCAN_DOUBLE ? SPECIAL : RANDOM, .nsegments = 40,
+              .shape = SEG_MIXED, .wide = !wide);
+    CHECK_SEG(.type = t, .value_size = 4, .descending = 1, .pattern = SPECIAL, .nsegments = 30, .shape = SEG_MIXED,
+              .in_place = 1);
+    CHECK_SEG(.type = t, .value_size = 4, .pattern = RANDOM, .nsegments = 1, .shape = SEG_SMALL);
+    CHECK_SEG(.type = t, .value_size = 4, .pattern = RANDOM, .nsegments = 0, .shape = SEG_SMALL);
+}
+END_TEST
+
+START_TEST(segments_with_ranges_and_huge_segments)
+{
+    CHECK_SEG(.type = CLSCAN_UINT32, .value_size = 4, .begin = 4, .bits = 12, .pattern = RANDOM, .nsegments = 500,
+              .shape = SEG_SMALL);
+    CHECK_SEG(.type = CLSCAN_UINT64, .value_size = 4, .begin = 20, .bits = 37, .descending = 1, .pattern = RANDOM,
+              .nsegments = 20, .shape = SEG_MIXED, .wide = 1);
+    CHECK_SEG(.type = CLSCAN_UINT8, .value_size = 4, .begin = 3, .bits = 5, .pattern = RANDOM, .nsegments = 300,
+              .shape = SEG_SMALL, .in_place = 1);
+    CHECK_SEG(.type = CLSCAN_UINT16, .value_size = 4, .pattern = DUPLICATES, .nsegments = 5, .shape = SEG_HUGE);
+    CHECK_SEG(.type = CLSCAN_INT32, .value_size = 4, .descending = 1, .pattern = RANDOM, .nsegments = 7,
+              .shape = SEG_HUGE, .in_place = 1);
+    /* 30000 segments of 0 ... 40 keys */
+    CHECK_SEG(.type = CLSCAN_FLOAT, .value_size = 4, .pattern = SPECIAL, .nsegments = 30000, .shape = SEG_SMALL);
+    /* Offsets that break the rules: the call stays within its ranges. */
+    CHECK_SEG(.type = CLSCAN_UINT32, .value_size = 4, .pattern = RANDOM, .nsegments = 300, .shape = SEG_SMALL,
+              .broken = 1);
+    CHECK_SEG(.type = CLSCAN_INT16, .pattern = RANDOM, .nsegments = 30, .shape = SEG_MIXED, .wide = 1, .broken = 1);
+}
+END_TEST
+
+/* The GPUs' segmented kernel (32 work-items x 8 keys per chunk) on the CPU. */
+START_TEST(segments_with_the_gpu_tuning)
+{
+    setenv("CLSCAN_DEVELOP", "policy=gpu", 1);
+    cl_int err;
+    clscan_sorter *f = clscan_sorter_create(tu.context, tu.device, CLSCAN_UINT32, 4, &err);
+    clscan_sorter *h = clscan_sorter_create(tu.context, tu.device, CLSCAN_INT16, 0, &err);
+    unsetenv("CLSCAN_DEVELOP");
+    ck_assert_msg(f && h, "clscan_sorter_create: %s", clscan_last_error());
+    ck_assert_int_eq(clscan_sorter_set_descending(h, 1), CL_SUCCESS);
+    CHECK_SEG(.type = CLSCAN_UINT32, .value_size = 4, .pattern = DUPLICATES, .nsegments = 300, .shape = SEG_SMALL,
+              .use = f);
+    CHECK_SEG(.type = CLSCAN_UINT32, .value_size = 4, .pattern = RANDOM, .nsegments = 12, .shape = SEG_MIXED,
+              .wide = 1, .use = f, .in_place = 1);
+    CHECK_SEG(.type = CLSCAN_INT16, .descending = 1, .pattern = RANDOM, .nsegments = 12, .shape = SEG_MIXED,
+              .use = h);
+    clscan_sorter_release(f);
+    clscan_sorter_release(h);
+}
+END_TEST
+
+/* Rejected segmented sorts: the status, and every buffer as it was. */
+START_TEST(rejected_segmented_sorts_leave_the_buffers_untouched)
+{
+    enum { N = 64, NS = 4 };
+    clscan_sorter *s = sorter(CLSCAN_UINT32, 4, 0), *k = sorter(CLSCAN_UINT32, 0, 0);
+    unsigned char init[6][N * 4];
+    for (int i = 0; i < 6; i++)
+        tu_fill_bytes(init[i], sizeof init[i]);
+    const uint32_t offs[NS + 1] = {0, 10, 10, 40, N};
+    memcpy(init[5], offs, sizeof offs);
+    cl_mem kin = tu_buffer(tu.context, CL_MEM_READ_WRITE, N * 4, init[0]);
+    cl_mem kout = tu_buffer(tu.context, CL_MEM_READ_WRITE, N * 4, init[1]);
+    cl_mem vin = tu_buffer(tu.context, CL_MEM_READ_WRITE, N * 4, init[2]);
+    cl_mem vout = tu_buffer(tu.context, CL_MEM_READ_WRITE, N * 4, init[3]);
+    cl_mem big = tu_buffer(tu.context, CL_MEM_READ_WRITE, N * 4, init[4]);
+    cl_mem ob = tu_buffer(tu.context, CL_MEM_READ_ONLY, N * 4, init[5]);
+#define SEG_CALL(so, ko, vo, cnt, ot, o, oo, ns) \
+    clscan_segmented_sort_enqueue(so, tu.queue, kin, 0, ko, 0, vin, 0, vo, 0, cnt, ot, o, oo, ns, 0, NULL, NULL)
+    tu_expect_status(SEG_CALL(NULL, kout, vout, N, CLSCAN_UINT32, ob, 0, NS), CLSCAN_INVALID_HANDLE, "NULL sorter");
+    tu_expect_status(SEG_CALL(s, kout, vout, N, CLSCAN_INT32, ob, 0, NS), CLSCAN_INVALID_TYPE, "offsets int32");
+    tu_expect_status(SEG_CALL(s, kout, vout, N, CLSCAN_UINT16, ob, 0, NS), CLSCAN_INVALID_TYPE, "offsets uint16");
+    tu_expect_status(SEG_CALL(s, kout, vout, N, CLSCAN_UINT32, ob, 0, 0), CL_INVALID_VALUE, "keys in no segments");
+    tu_expect_status(SEG_CALL(s, kout, vout, N, CLSCAN_UINT32, NULL, 0, NS), CL_INVALID_MEM_OBJECT, "NULL offsets");
+    tu_expect_status(SEG_CALL(s, kout, vout, N, CLSCAN_UINT32, ob, N - NS, NS), CLSCAN_RANGE_OUT_OF_BOUNDS,
+                     "offsets past their buffer");
+    tu_expect_status(SEG_CALL(s, kout, vout, N, CLSCAN_UINT64, ob, N / 2 - NS, NS), CLSCAN_RANGE_OUT_OF_BOUNDS,
+                     "64-bit offsets past their buffer");
+    tu_expect_status(SEG_CALL(s, kout, vout, N, CLSCAN_UINT32, ob, 0, SIZE_MAX), CLSCAN_RANGE_OUT_OF_BOUNDS,
+                     "nsegments SIZE_MAX");
+    tu_expect_status(SEG_CALL(s, kout, vout, N, CLSCAN_UINT32, kout, 0, NS), CL_MEM_COPY_OVERLAP,
+                     "offsets in keys_out");
+    tu_expect_status(SEG_CALL(s, kout, vout, N, CLSCAN_UINT32, vout, 0, NS), CL_MEM_COPY_OVERLAP,
+                     "offsets in values_out");
+    tu_expect_status(SEG_CALL(s, kout, vout, N + 1, CLSCAN_UINT32, ob, 0, NS), CLSCAN_RANGE_OUT_OF_BOUNDS,
+                     "keys past their buffer");
+    tu_expect_status(SEG_CALL(k, kout, vout, N, CLSCAN_UINT32, ob, 0, NS), CL_INVALID_MEM_OBJECT,
+                     "values for a keys-only sorter");
+    tu_expect_status(SEG_CALL(s, kout, kout, N, CLSCAN_UINT32, ob, 0, NS), CL_MEM_COPY_OVERLAP,
+                     "values_out is keys_out");
+    tu_expect_status(clscan_segmented_sort_enqueue(s, NULL, kin, 0, kout, 0, vin, 0, vout, 0, N, CLSCAN_UINT32, ob, 0,
+                                                   NS, 0, NULL, NULL), CL_INVALID_COMMAND_QUEUE, "NULL queue");
+    tu_expect_status(clscan_segmented_sort_enqueue(s, tu.queue, kin, 0, kout, 0, vin, 0, vout, 0, N, CLSCAN_UINT32,
+                                                   ob, 0, NS, 1, NULL, NULL), CL_INVALID_EVENT_WAIT_LIST,
+                     "1 event, NULL list");
+    /* count 0: nothing but a marker, whatever the offsets (none are read) */
+    cl_event ev = NULL;
+    ck_assert_int_eq(clscan_segmented_sort_enqueue(s, tu.queue, kin, 0, kout, 0, vin, 0, vout, 0, 0, CLSCAN_UINT32,
+                                                   NULL, 0, 0, 0, NULL, &ev), CL_SUCCESS);
+    ck_assert_int_eq(clWaitForEvents(1, &ev), CL_SUCCESS);
+    clReleaseEvent(ev);
+#undef SEG_CALL
+    clFinish(tu.queue);
+    cl_mem bufs[6] = {kin, kout, vin, vout, big, ob};
+    for (int i = 0; i < 6; i++) {
+        unsigned char now[N * 4];
+        tu_read(tu.queue, bufs[i], N * 4, now);
+        ck_assert_msg(memcmp(now, init[i], N * 4) == 0, "buffer %d changed by a rejected call", i);
+        clReleaseMemObject(bufs[i]);
+    }
+}
+END_TEST
+
 /* Millions: uint32 keys with positions, float special values; int8 and uint16 descending. */
 START_TEST(millions_of_keys_match_a_stable_sort)
 {
@@ -745,6 +1002,10 @@ int main(void)
     tcase_add_test(tc, descending_floats_in_reversed_total_order);
     tcase_add_test(tc, key_ranges_sort_by_those_bits_only);
     tcase_add_test(tc, settings_change_between_sorts);
+    tcase_add_loop_test(tc, segments_match_stable_sorts_of_each, 0, NKEY_TYPES);
+    tcase_add_test(tc, segments_with_ranges_and_huge_segments);
+    tcase_add_test(tc, segments_with_the_gpu_tuning);
+    tcase_add_test(tc, rejected_segmented_sorts_leave_the_buffers_untouched);
     tcase_add_test(tc, low_key_bits_sort_by_those_bits_only);
     tcase_add_test(tc, millions_of_keys_match_a_stable_sort);
     tcase_add_test(tc, gpu_tuning_matches_a_stable_sort);
