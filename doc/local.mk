@@ -76,4 +76,5 @@ dist_man_MANS += \
 	doc/clscan_sorter_set_descending.3 \
 	doc/clscan_sorter_set_key_bits.3 \
 	doc/clscan_sorter_set_key_range.3 \
-	doc/clscan_sort_enqueue.3
+	doc/clscan_sort_enqueue.3 \
+	doc/clscan_segmented_sort_enqueue.3

@@ -14,7 +14,7 @@
 ! * device buffers made with clCreateBuffer (bound here): clscan_plan_create, clscan_enqueue,
 !   clscan_enqueue_with (host carry, total in a buffer, reverse), clscan_enqueue_recurrence,
 !   clscan_enqueue_segmented, clscan_enqueue_by_key, a custom operator from Fortran strings, a
-!   descending radix sort of int16 keys;
+!   descending radix sort of int16 keys, whole and in two segments;
 ! * bad calls: the documented status, clscan_last_error() or errmsg not empty, outputs untouched.
 !
 ! Exit status: 0 all checks passed, 1 a check failed, 77 no device, 99 a setup error.
@@ -893,16 +893,19 @@ contains
   end subroutine test_device_buffers
 
   ! A descending sort of int16 keys: the output does not increase and holds every key as often
-  ! as the input (counted per value); the sorter's setters on NULL.
+  ! as the input (counted per value); the same as a segmented sort of two segments; the sorter's
+  ! setters on NULL.
   subroutine test_sort_descending(context, queue)
     type(c_ptr), intent(in) :: context, queue
-    integer, parameter :: n = 20011, lo = -1000, hi = 1000
+    integer, parameter :: n = 20011, m = 7001, lo = -1000, hi = 1000
     integer(c_int16_t), allocatable, target :: k(:), got(:)
     integer(c_int64_t), allocatable :: r(:)
+    integer(c_int32_t), target :: offs(3)
     integer :: counts(lo:hi), i
     integer(c_int) :: err
-    type(c_ptr) :: sorter, kin, kout
+    type(c_ptr) :: sorter, kin, kout, obuf
     allocate(k(n), got(n))
+    offs = [0, m, n]
     r = random_ints(n, int(lo, c_int64_t), int(hi, c_int64_t))
     k = int(r, c_int16_t)
     kin = clCreateBuffer(context, ior(CL_MEM_READ_WRITE, CL_MEM_COPY_HOST_PTR), int(n, c_size_t) * 2, c_loc(k), err)
@@ -929,6 +932,24 @@ contains
         if (got(i) >= lo .and. got(i) <= hi) counts(got(i)) = counts(got(i)) - 1
       end do
       call expect(all(counts == 0), "descending sort: not the input's keys")
+      ! The same keys in two segments (CSR offsets 0, m, n), sorted each on its own, descending
+      obuf = clCreateBuffer(context, ior(CL_MEM_READ_WRITE, CL_MEM_COPY_HOST_PTR), 12_c_size_t, c_loc(offs), err)
+      if (err /= CL_SUCCESS) call setup_error("clCreateBuffer", err)
+      call expect_success(clscan_segmented_sort_enqueue(sorter, queue, kin, 0_c_size_t, kout, 0_c_size_t, c_null_ptr, &
+                                                        0_c_size_t, c_null_ptr, 0_c_size_t, int(n, c_size_t), &
+                                                        CLSCAN_UINT32, obuf, 0_c_size_t, 2_c_size_t, 0_c_int32_t, &
+                                                        c_null_ptr, c_null_ptr), "clscan_segmented_sort_enqueue")
+      call expect_success(clEnqueueReadBuffer(queue, kout, CL_TRUE, 0_c_size_t, int(n, c_size_t) * 2, c_loc(got), &
+                                              0_c_int32_t, c_null_ptr, c_null_ptr), "clEnqueueReadBuffer")
+      call expect(all(got(1:m - 1) >= got(2:m)) .and. all(got(m + 1:n - 1) >= got(m + 2:n)), &
+                  "segmented sort: a segment's output increases somewhere")
+      counts = 0
+      do i = 1, m
+        counts(k(i)) = counts(k(i)) + 1
+        if (got(i) >= lo .and. got(i) <= hi) counts(got(i)) = counts(got(i)) - 1
+      end do
+      call expect(all(counts == 0), "segmented sort: the first segment does not hold its own keys")
+      call expect_success(clReleaseMemObject(obuf), "clReleaseMemObject")
       call clscan_sorter_release(sorter)
     end if
     call expect_failure(clscan_sorter_set_descending(c_null_ptr, 1), CLSCAN_INVALID_HANDLE, clscan_last_error(), &
