@@ -114,12 +114,13 @@ CLSCAN_API cl_int clscan_sorter_set_descending(clscan_sorter *s, int descending)
     return CL_SUCCESS;
 }
 
+/* The checks of both enqueues; *outputs (if not NULL) gets the ranges of keys_out and values_out. */
 static cl_int validate(const char *fn, clscan_sorter *s, cl_command_queue queue, radix_job *j, cl_uint nwait,
-                       const cl_event *wait)
+                       const cl_event *wait, clscan_range outputs[2])
 {
     radix_engine *e = &s->engine;
     cl_int err;
-    clscan_range ki, ko, vi, vo;
+    clscan_range ki, ko, vi, vo = {0};
     if ((err = clscan_check_queue(fn, e->context, e->device, queue)) != CL_SUCCESS ||
         (err = clscan_check_wait_list(fn, e->context, nwait, wait)) != CL_SUCCESS)
         return err;
@@ -153,6 +154,10 @@ static cl_int validate(const char *fn, clscan_sorter *s, cl_command_queue queue,
             (err = clscan_check_disjoint(fn, &vo, "values_out", &ki, "keys_in")) != CL_SUCCESS)
             return err;
     }
+    if (outputs) {
+        outputs[0] = ko;
+        outputs[1] = vo;
+    }
     return CL_SUCCESS;
 }
 
@@ -169,7 +174,7 @@ CLSCAN_API cl_int clscan_sort_enqueue(clscan_sorter *s, cl_command_queue queue,
                    .keys_out_offset = keys_out_offset, .values_in = values_in, .values_out = values_out,
                    .values_in_offset = values_in_offset, .values_out_offset = values_out_offset, .count = count,
                    .clamp = ~(cl_ulong)0};
-    cl_int err = validate(fn, s, queue, &j, nwait, wait);
+    cl_int err = validate(fn, s, queue, &j, nwait, wait, NULL);
     if (err != CL_SUCCESS)
         return err;
     pthread_mutex_lock(&s->lock);
@@ -211,26 +216,19 @@ CLSCAN_API cl_int clscan_segmented_sort_enqueue(clscan_sorter *s, cl_command_que
                    .keys_out_offset = keys_out_offset, .values_in = values_in, .values_out = values_out,
                    .values_in_offset = values_in_offset, .values_out_offset = values_out_offset, .count = count,
                    .clamp = ~(cl_ulong)0};
-    cl_int err = validate(fn, s, queue, &j, nwait, wait);
+    clscan_range out[2], o;
+    cl_int err = validate(fn, s, queue, &j, nwait, wait, out);
     if (err != CL_SUCCESS)
         return err;
     radix_segments g = {offsets, offsets_offset, offsets_type == CLSCAN_UINT64, nsegments};
-    if (count) {
-        const radix_engine *e = &s->engine;
-        clscan_range o, ko, vo;
+    if (count) {   /* (without keys no offsets are read) */
         if (nsegments == SIZE_MAX)
             return clscan_fail(CLSCAN_RANGE_OUT_OF_BOUNDS, "%s: nsegments + 1 offsets overflow", fn);
-        /* The ranges again (validate checked them): the offsets must not overlap the outputs. */
-        if ((err = clscan_check_buffer(fn, e->context, offsets, "offsets", 0, offsets_offset, nsegments + 1,
+        if ((err = clscan_check_buffer(fn, s->engine.context, offsets, "offsets", 0, offsets_offset, nsegments + 1,
                                        g.wide ? 8 : 4, &o)) != CL_SUCCESS ||
-            (err = clscan_check_buffer(fn, e->context, keys_out, "keys_out", 1, keys_out_offset, count, e->key_size,
-                                       &ko)) != CL_SUCCESS ||
-            (err = clscan_check_disjoint(fn, &o, "offsets", &ko, "keys_out")) != CL_SUCCESS)
-            return err;
-        if (e->value_size &&
-            ((err = clscan_check_buffer(fn, e->context, values_out, "values_out", 1, values_out_offset, count,
-                                        e->value_size, &vo)) != CL_SUCCESS ||
-             (err = clscan_check_disjoint(fn, &o, "offsets", &vo, "values_out")) != CL_SUCCESS))
+            (err = clscan_check_disjoint(fn, &o, "offsets", &out[0], "keys_out")) != CL_SUCCESS ||
+            (s->engine.value_size &&
+             (err = clscan_check_disjoint(fn, &o, "offsets", &out[1], "values_out")) != CL_SUCCESS))
             return err;
     }
     pthread_mutex_lock(&s->lock);
