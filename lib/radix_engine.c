@@ -301,7 +301,8 @@ cl_int radix_engine_run_segmented(radix_engine *e, clscan_chain *c, const radix_
     }
     /* Scratch of the passes before the last (none for one pass: its kernel never reads it). */
     cl_mem kt0 = p >= 2 ? e->keys_tmp[0] : NULL, kt1 = p >= 3 ? e->keys_tmp[1] : NULL;
-    cl_mem vt0 = p >= 2 && j->values_in ? e->values_tmp[0] : NULL, vt1 = p >= 3 && j->values_in ? e->values_tmp[1] : NULL;
+    cl_mem vt0 = p >= 2 && j->values_in ? e->values_tmp[0] : NULL;
+    cl_mem vt1 = p >= 3 && j->values_in ? e->values_tmp[1] : NULL;
     const cl_ulong k_dst_off = j->keys_out_offset, v_dst_off = j->values_out_offset, o_off = g->offsets_offset;
     const cl_ulong nseg = g->nsegments, cnt = n;
     /* One work-group per segment, up to 2^20 work-groups (each then takes every 2^20-th). */

@@ -1,17 +1,19 @@
 /* The segmented sort: every segment [offsets[s], offsets[s + 1]) of the keys sorted on its own,
- * stably, by one work-group (of CLSCAN_SEG_WG work-items), all in one launch.  Work-group g sorts
- * segments g, g + ngroups, ...  Segments of at most CLSCAN_SEG_SMALL keys: each key goes straight
- * to its stable rank, counted by comparing it with the segment's other keys (n^2 comparisons, no
- * passes); in place, through scratch 0 and back.  Longer ones: per pass, the same digits as the passes of the
- * whole array (radix/keys.cl): the segment's digit histogram, its exclusive scan (where each
- * digit's keys start in the segment), then the segment's chunks of CLSCAN_SEG_WG *
- * CLSCAN_SEG_ITEMS keys in order, each ranked through a (digit, work-item) table as in
- * radix/scatter_table.cl, so that keys of one digit keep their input order: stable.  A pass
- * reads what the previous one wrote through the same work-group (the barriers' global fence
- * orders them); pass p writes the outputs when it is the last, else scratch p % 2.  Offsets are
- * 4 or 8 bytes wide and clamped to count (offsets that break the rules give unspecified results,
- * within the buffers).  Every work-item reaches every barrier: the loops' bounds are the
- * work-group's. */
+ * stably, by one work-group (of CLSCAN_SEG_WG work-items), all in one launch.  Work-group g
+ * sorts segments g, g + ngroups, ...
+ *   Segments of at most CLSCAN_SEG_SMALL keys: each key goes straight to its stable rank,
+ *   counted by comparing it with the segment's other keys (n^2 comparisons, no passes); in
+ *   place (via_tmp), through scratch 0 and back.
+ *   Longer ones: per pass, the digits of the passes over the whole array (radix/keys.cl): the
+ *   segment's digit histogram, its exclusive scan (where each digit's keys start in the
+ *   segment), then the segment's chunks of CLSCAN_SEG_WG * CLSCAN_SEG_ITEMS keys in order, each
+ *   ranked through a (digit, work-item) table as in radix/scatter_table.cl, so that keys of one
+ *   digit keep their input order: stable.  A pass reads what the previous one wrote through the
+ *   same work-group (the barriers' global fence orders them); pass p writes the outputs when it
+ *   is the last, else scratch p % 2.
+ * Offsets are 4 or 8 bytes wide and clamped to count (offsets that break the rules give
+ * unspecified results, within the buffers).  Every work-item reaches every barrier: the bounds
+ * of the loops and branches around them are the work-group's. */
 #define SEG_TILE (CLSCAN_SEG_WG * CLSCAN_SEG_ITEMS)
 
 /* What the passes sort by, as one number: the bits of the mask, inverted when descending (kflip
