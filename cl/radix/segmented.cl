@@ -3,7 +3,8 @@
  * sorts segments g, g + ngroups, ...
  *   Segments of at most CLSCAN_SEG_SMALL keys: each key goes straight to its stable rank,
  *   counted by comparing it with the segment's other keys (n^2 comparisons, no passes); in
- *   place (via_tmp), through scratch 0 and back.
+ *   place (via_tmp), through scratch 0 and back.  Such a segment's work-group skips the passes
+ *   (their loop runs 0 times for it), so that every barrier stays outside branches.
  *   Longer ones: per pass, the digits of the passes over the whole array (radix/keys.cl): the
  *   segment's digit histogram, its exclusive scan (where each digit's keys start in the
  *   segment), then the segment's chunks of CLSCAN_SEG_WG * CLSCAN_SEG_ITEMS keys in order, each
@@ -50,7 +51,8 @@ void clscan_radix_segmented(__global const K *keys_in, ulong keys_in_offset, __g
         const ulong first = seg_offset(offsets, wide, s, count);
         const ulong end = max(seg_offset(offsets, wide, s + 1, count), first);
         const ulong n = end - first;
-        if (n <= CLSCAN_SEG_SMALL) {   /* the same for the whole work-group: its barrier is reached by all */
+        const int small = n <= CLSCAN_SEG_SMALL;   /* the same for the whole work-group */
+        if (small) {
             __global const K *ks = keys_in + keys_in_offset;
             __global const VW *vs = values_in + values_in_offset * CLSCAN_VALUE_WORDS;
             __global K *kd = via_tmp ? keys_tmp0 : keys_out + keys_out_offset;
@@ -66,18 +68,19 @@ void clscan_radix_segmented(__global const K *keys_in, ulong keys_in_offset, __g
                 for (uint w = 0; w < CLSCAN_VALUE_WORDS; ++w)
                     vd[q * CLSCAN_VALUE_WORDS + w] = vs[i * CLSCAN_VALUE_WORDS + w];
             }
-            if (via_tmp) {
-                barrier(CLK_GLOBAL_MEM_FENCE);
-                for (ulong i = first + li; i < end; i += CLSCAN_SEG_WG) {
-                    keys_out[keys_out_offset + i] = keys_tmp0[i];
-                    for (uint w = 0; w < CLSCAN_VALUE_WORDS; ++w)
-                        values_out[(values_out_offset + i) * CLSCAN_VALUE_WORDS + w] =
-                            values_tmp0[i * CLSCAN_VALUE_WORDS + w];
-                }
-            }
-            continue;
         }
-        for (uint p = 0; p < passes; ++p) {
+        /* Outside the branches: inside the one below, on 32 work-items, PoCL let some copy before
+         * others had ranked (tests/radix_sort_test with CLSCAN_DEVELOP=policy=gpu). */
+        barrier(CLK_GLOBAL_MEM_FENCE);
+        if (small && via_tmp) {
+            for (ulong i = first + li; i < end; i += CLSCAN_SEG_WG) {
+                keys_out[keys_out_offset + i] = keys_tmp0[i];
+                for (uint w = 0; w < CLSCAN_VALUE_WORDS; ++w)
+                    values_out[(values_out_offset + i) * CLSCAN_VALUE_WORDS + w] =
+                        values_tmp0[i * CLSCAN_VALUE_WORDS + w];
+            }
+        }
+        for (uint p = 0; p < (small ? 0 : passes); ++p) {
             const uint shift = begin + p * RADIX_BITS;
             const int last = p == passes - 1;
             __global const K *ks = p == 0 ? keys_in + keys_in_offset : (p % 2 ? keys_tmp0 : keys_tmp1);
@@ -153,7 +156,9 @@ void clscan_radix_segmented(__global const K *keys_in, ulong keys_in_offset, __g
                 for (ulong i = from; i < to; ++i) {
                     const K k = ks[i];
                     const uint d = digit_of(k, shift, mask, all, flip), x = CELL(d * CLSCAN_SEG_WG + li);
-                    const ulong q = first + base[d] + (table[x] - start[d]);
+                    /* below end with offsets that keep the rules; else clamped (keys of segments
+                     * that overlap can change between the counts and here) */
+                    const ulong q = min(first + base[d] + (table[x] - start[d]), end - 1);
                     table[x] += 1;
                     kd[q] = k;
                     for (uint w = 0; w < CLSCAN_VALUE_WORDS; ++w)
