@@ -58,7 +58,7 @@ static void tuning(radix_engine *e, int allow_ranked)
  * segments), segments of up to 256 keys ranked by comparisons (8 keys x 256 comparisons per
  * work-item); on CPUs one work-item x 4096 keys, as the passes of the whole array, and up to 32
  * keys by comparisons (PoCL, 10^5 segments of 1 key: 5.3 us each through the four passes of
- * uint32 keys; 1024 comparisons cost less). */
+ * uint32 keys, 0.02 us by comparison; 1024 comparisons cost less than the passes). */
 static void segmented_tuning(radix_engine *e)
 {
     const int gpu = clscan_policy_gpu(&e->info, &e->dev) && e->info.max_work_group_size >= 32;
