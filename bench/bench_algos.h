@@ -9,10 +9,10 @@
  *                    peers sort the pairs by the 16 key bits, which groups them the same way)
  *   sort-u32         random cl_uint keys
  *   sort-u32-pairs   random cl_uint keys with cl_uint values (the input position): stable
+ *   sort-u32-pairs-desc  the same in descending order, still stable (CUB's SortPairsDescending)
  *   sort-f32         random finite floats of both signs (no zeros, no NaNs: every peer's order
  *                    agrees on them)
- * Selection (clscan's predicates, partition, unique, reduce_by_key; cases the peers run only
- * where they implement them, the first ALG_NPEER_CASES by default):
+ * Selection (clscan's predicates, partition, unique, reduce_by_key):
  *   select-if        random cl_uint, kept when even (a predicate, no flags): about half
  *   partition        the same predicate, stable: the even ones, then the odd ones, in order
  *   unique           cl_uint keys in runs of 1 ... 8 (the first of each run)
@@ -36,12 +36,13 @@
 #pragma GCC diagnostic pop
 #endif
 
-enum { ALG_COMPACT50, ALG_COMPACT1, ALG_BUCKET, ALG_SORT_U32, ALG_SORT_PAIRS, ALG_SORT_F32, ALG_NPEER_CASES,
-       ALG_SELECT_IF = ALG_NPEER_CASES, ALG_PARTITION, ALG_UNIQUE, ALG_REDUCE_BY_KEY, ALG_NCASES };
+enum { ALG_COMPACT50, ALG_COMPACT1, ALG_BUCKET, ALG_SORT_U32, ALG_SORT_PAIRS, ALG_SORT_F32, ALG_SORT_PAIRS_DESC,
+       ALG_SELECT_IF, ALG_PARTITION, ALG_UNIQUE, ALG_REDUCE_BY_KEY, ALG_NCASES };
 
 static const char *const alg_case_names[ALG_NCASES] = {"compact-50", "compact-1", "bucket-65536",
                                                         "sort-u32", "sort-u32-pairs", "sort-f32",
-                                                        "select-if", "partition", "unique", "reduce-by-key"};
+                                                        "sort-u32-pairs-desc", "select-if", "partition",
+                                                        "unique", "reduce-by-key"};
 #define ALG_NBUCKETS 65536u
 
 static int alg_case_find(const char *name)
@@ -52,7 +53,10 @@ static int alg_case_find(const char *name)
     return -1;
 }
 
-static int alg_has_values(int c) { return c == ALG_BUCKET || c == ALG_SORT_PAIRS || c == ALG_REDUCE_BY_KEY; }
+static int alg_has_values(int c)
+{
+    return c == ALG_BUCKET || c == ALG_SORT_PAIRS || c == ALG_SORT_PAIRS_DESC || c == ALG_REDUCE_BY_KEY;
+}
 static int alg_is_compaction(int c) { return c == ALG_COMPACT50 || c == ALG_COMPACT1; }
 
 /* Bytes a copy of the input moves (the floor): elements and flags, or keys and values. */
@@ -111,11 +115,14 @@ static void alg_generate(int c, size_t n, uint32_t *keys, uint32_t *values, unsi
 
 /* The sequential reference.  Compaction: out_keys gets the kept elements, returns their number.
  * Bucketing and sorts: a stable LSD radix sort (8-bit digits) of the keys (the 16 low bits for
- * bucketing; floats by their order bits), moving the values; returns n.  tmp: 2n uint32. */
+ * bucketing; floats by their order bits; descending: the bits inverted), moving the values;
+ * returns n.  tmp: 2n uint32. */
 static uint32_t alg_order_bits(int c, uint32_t k)
 {
     if (c == ALG_SORT_F32)
         return (k >> 31) ? ~k : (k | 0x80000000u);
+    if (c == ALG_SORT_PAIRS_DESC)
+        return ~k;
     return k;
 }
 

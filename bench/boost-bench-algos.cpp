@@ -13,6 +13,7 @@
 //   bucket-65536           sort_by_key of the keys and values (all 32 bits; no offsets)
 //   sort-u32, sort-f32     sort (Boost's radix sort), in place on a copy of the input
 //   sort-u32-pairs         sort_by_key
+//   sort-u32-pairs-desc    stable_sort_by_key with greater<uint_>
 //   select-if              copy_if with the predicate (a function: even)
 //   partition              stable_partition in place on a copy of the input (Boost copies the
 //                          input into a temporary vector, then two copy_ifs)
@@ -31,6 +32,8 @@
 #include <boost/compute/function.hpp>
 #include <boost/compute/algorithm/sort.hpp>
 #include <boost/compute/algorithm/sort_by_key.hpp>
+#include <boost/compute/algorithm/stable_sort_by_key.hpp>
+#include <boost/compute/functional/operator.hpp>
 #include <boost/compute/closure.hpp>
 #include <boost/compute/container/vector.hpp>
 #include <boost/compute/core.hpp>
@@ -97,6 +100,8 @@ static void run(bc::command_queue &q, int c, size_t n, int reps)
             kept = (size_t)(ends.first - k.begin());
         } else if (c == ALG_SORT_F32) {
             bc::sort(fk.begin(), fk.end(), q);
+        } else if (c == ALG_SORT_PAIRS_DESC) {
+            bc::stable_sort_by_key(k.begin(), k.end(), v.begin(), bc::greater<bc::uint_>(), q);
         } else if (alg_has_values(c)) {
             bc::sort_by_key(k.begin(), k.end(), v.begin(), q);
         } else {

@@ -38,7 +38,8 @@ static void usage(FILE *f)
                "  --min=LOG2          smallest count 2^LOG2 (default 16)\n"
                "  --max=LOG2          largest count 2^LOG2 (default 26); counts go in steps of x4\n"
                "  --case=NAME[,NAME]  compact-50 compact-1 bucket-65536 sort-u32 sort-u32-pairs sort-f32\n"
-               "                      select-if partition unique reduce-by-key (default all)\n"
+               "                      sort-u32-pairs-desc select-if partition unique reduce-by-key\n"
+               "                      (default all)\n"
                "  --reps=N            timed runs per measurement after one warm-up (default 10)\n"
                "  --csv=FILE          also write the results as CSV\n"
                "  --boost=PROGRAM     run the Boost.Compute peer (bench/boost-bench-algos)\n"
@@ -365,8 +366,8 @@ static int device_time(bench *b, const handles *h, int c, bufs *u, double *ms)
 typedef struct peer { int have, ok; double ms; } peer;
 enum { PEER_BOOST, PEER_CUB, NPEERS };
 static const char *const peer_names[NPEERS] = {"boost", "cub"};
-/* The cases each peer implements: the first ones (CUB: not the selections). */
-static const int peer_ncases[NPEERS] = {ALG_NCASES, ALG_NPEER_CASES};
+/* The cases each peer implements. */
+static const int peer_ncases[NPEERS] = {ALG_NCASES, ALG_NCASES};
 
 typedef struct row {
     int c, log2;
@@ -447,9 +448,9 @@ static int make_handles(bench *b, int c, handles *h)
             h->plan = clscan_plan_create(b->context, b->device, CLSCAN_SUM, CLSCAN_UINT32, CLSCAN_INCLUSIVE, &err);
     } else if (c == ALG_BUCKET)
         h->bucketer = clscan_bucketer_create(b->context, b->device, ALG_NBUCKETS, 4, &err);
-    else
-        h->sorter = clscan_sorter_create(b->context, b->device, c == ALG_SORT_F32 ? CLSCAN_FLOAT : CLSCAN_UINT32,
-                                         c == ALG_SORT_PAIRS ? 4 : 0, &err);
+    else if ((h->sorter = clscan_sorter_create(b->context, b->device, c == ALG_SORT_F32 ? CLSCAN_FLOAT : CLSCAN_UINT32,
+                                               alg_has_values(c) ? 4 : 0, &err)) && c == ALG_SORT_PAIRS_DESC)
+        err = clscan_sorter_set_descending(h->sorter, 1);
     if (err != CL_SUCCESS)
         fprintf(stderr, "clscan-bench-algos: creating the handle of %s: %s\n", alg_case_names[c], clscan_last_error());
     return err != CL_SUCCESS;

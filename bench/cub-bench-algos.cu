@@ -11,6 +11,12 @@
 //   bucket-65536           cub::DeviceRadixSort::SortPairs over bits 0 ... 15 (no offsets)
 //   sort-u32, sort-f32     cub::DeviceRadixSort::SortKeys
 //   sort-u32-pairs         cub::DeviceRadixSort::SortPairs
+//   sort-u32-pairs-desc    cub::DeviceRadixSort::SortPairsDescending
+//   select-if              cub::DeviceSelect::If (even)
+//   partition              cub::DevicePartition::If (even; CUB writes the rejected ones in reverse
+//                          order from the end: the check reverses them back)
+//   unique                 cub::DeviceSelect::Unique
+//   reduce-by-key          cub::DeviceReduce::ReduceByKey (sum)
 // Device time as in cub-bench: the stream is held by a 0.5 ms spin kernel while CUDA event 1,
 // the call and CUDA event 2 are enqueued; the time is event 2 - event 1.  The floor:
 // cudaMemcpyAsync device to device of the input's bytes, timed the same way.
@@ -106,6 +112,14 @@ struct buffers {
     }
 };
 
+// The selections' predicate (alg_kept) and the sum of reduce-by-key.
+struct even_op {
+    __host__ __device__ bool operator()(const uint32_t &x) const { return (x & 1u) == 0; }
+};
+struct sum_op {
+    __host__ __device__ uint32_t operator()(const uint32_t &a, const uint32_t &b) const { return a + b; }
+};
+
 // CUB's call of case c (with temp == nullptr: asks for temp_bytes).
 static cudaError_t cub_call(int c, buffers &b, int n, cudaStream_t s)
 {
@@ -117,6 +131,18 @@ static cudaError_t cub_call(int c, buffers &b, int n, cudaStream_t s)
         return cub::DeviceRadixSort::SortPairs(b.temp, b.temp_bytes, b.k_in, b.k_out, b.v_in, b.v_out, n, 0, 16, s);
     case ALG_SORT_PAIRS:
         return cub::DeviceRadixSort::SortPairs(b.temp, b.temp_bytes, b.k_in, b.k_out, b.v_in, b.v_out, n, 0, 32, s);
+    case ALG_SORT_PAIRS_DESC:
+        return cub::DeviceRadixSort::SortPairsDescending(b.temp, b.temp_bytes, b.k_in, b.k_out, b.v_in, b.v_out, n,
+                                                         0, 32, s);
+    case ALG_SELECT_IF:
+        return cub::DeviceSelect::If(b.temp, b.temp_bytes, b.k_in, b.k_out, b.selected, n, even_op(), s);
+    case ALG_PARTITION:
+        return cub::DevicePartition::If(b.temp, b.temp_bytes, b.k_in, b.k_out, b.selected, n, even_op(), s);
+    case ALG_UNIQUE:
+        return cub::DeviceSelect::Unique(b.temp, b.temp_bytes, b.k_in, b.k_out, b.selected, n, s);
+    case ALG_REDUCE_BY_KEY:
+        return cub::DeviceReduce::ReduceByKey(b.temp, b.temp_bytes, b.k_in, b.k_out, b.v_in, b.v_out, b.selected,
+                                              sum_op(), n, s);
     case ALG_SORT_F32:
         return cub::DeviceRadixSort::SortKeys(b.temp, b.temp_bytes, reinterpret_cast<const float *>(b.k_in),
                                               reinterpret_cast<float *>(b.k_out), n, 0, 32, s);
@@ -153,15 +179,20 @@ static void run(timer &tm, int c, size_t n, int reps)
             CK(cudaMemsetAsync(b.selected, 0xff, sizeof(int), tm.s));
             CK(cudaStreamSynchronize(tm.s));
         };
+        size_t kept = m;   // partition: the kept ones come first, the count says where they end
+        if (c == ALG_PARTITION)
+            kept = (size_t)std::count_if(keys.begin(), keys.end(), [](uint32_t x) { return alg_kept(x) != 0; });
         auto check = [&] {
-            if (alg_is_compaction(c)) {
+            if (alg_is_compaction(c) || c >= ALG_SELECT_IF) {
                 int selected = -1;
                 CK(cudaMemcpy(&selected, b.selected, sizeof selected, cudaMemcpyDeviceToHost));
-                if ((size_t)selected != m)
+                if ((size_t)selected != kept)
                     ok = false;
             }
             size_t first;
             CK(cudaMemcpy(got.data(), b.k_out, m * 4, cudaMemcpyDeviceToHost));
+            if (c == ALG_PARTITION)
+                std::reverse(got.begin() + (std::ptrdiff_t)kept, got.begin() + (std::ptrdiff_t)m);
             if (alg_check(m, got.data(), ref_keys.data(), &first))
                 ok = false;
             if (alg_has_values(c)) {
@@ -247,7 +278,7 @@ int main(int argc, char **argv)
         }
     }
     if (cases.empty())
-        for (int c = 0; c < ALG_NPEER_CASES; ++c)   /* the cases it implements */
+        for (int c = 0; c < ALG_NCASES; ++c)
             cases.push_back(c);
     try {
         int ndev = 0;

@@ -104,6 +104,7 @@ END {
         n = split(body, items, ",")
         value = 0
         names = ""
+        line = ""
         for (i = 1; i <= n; i++) {
             item = items[i]
             gsub(/[ \t]/, "", item)
@@ -116,7 +117,15 @@ END {
             if (item !~ /^CLSCAN_[A-Z0-9_]+$/)
                 fail("unexpected enumerator in enum " name ": " item)
             printf "  enumerator :: %s = %d\n", item, value
-            names = names (names == "" ? "" : ", ") item
+            # continued lines: free form allows 132 characters
+            if (names != "" && length(line) + length(item) > 100) {
+                names = names ", &\n    "
+                line = ""
+            } else if (names != "") {
+                names = names ", "
+            }
+            names = names item
+            line = line item ", "
             value++
         }
         print "end enum"

@@ -74,8 +74,11 @@ dist_man_MANS += \
 	doc/clscan_bucket_enqueue.3 \
 	doc/clscan_sorter_create.3 \
 	doc/clscan_sorter_release.3 \
+	doc/clscan_sorter_set_descending.3 \
 	doc/clscan_sorter_set_key_bits.3 \
-	doc/clscan_sort_enqueue.3
+	doc/clscan_sorter_set_key_range.3 \
+	doc/clscan_sort_enqueue.3 \
+	doc/clscan_segmented_sort_enqueue.3
 
 # The manual pages of selection: predicates, partition, unique, unique_by_key, reduce_by_key.
 dist_man_MANS += \

@@ -50,7 +50,8 @@ module clscan
             clscan_compactor_create, clscan_compactor_release, clscan_compact_enqueue, &
             clscan_compact_indices_enqueue, clscan_compact, clscan_bucketer_create, &
             clscan_bucketer_release, clscan_bucket_enqueue, clscan_sorter_create, &
-            clscan_sorter_release, clscan_sorter_set_key_bits, clscan_sort_enqueue
+            clscan_sorter_release, clscan_sorter_set_key_bits, clscan_sort_enqueue, &
+            clscan_sorter_set_descending, clscan_sorter_set_key_range, clscan_segmented_sort_enqueue
 
   ! ---- The C functions ---------------------------------------------------------------------
   interface
@@ -307,6 +308,36 @@ module clscan
       type(c_ptr), value :: event_wait_list, event
       integer(c_int) :: status
     end function clscan_sort_enqueue
+
+    function clscan_sorter_set_descending(sorter, descending) result(status) &
+        bind(c, name="clscan_sorter_set_descending")
+      import :: c_ptr, c_int
+      type(c_ptr), value :: sorter
+      integer(c_int), value :: descending
+      integer(c_int) :: status
+    end function clscan_sorter_set_descending
+
+    function clscan_sorter_set_key_range(sorter, begin_bit, end_bit) result(status) &
+        bind(c, name="clscan_sorter_set_key_range")
+      import :: c_ptr, c_int
+      type(c_ptr), value :: sorter
+      integer(c_int), value :: begin_bit, end_bit
+      integer(c_int) :: status
+    end function clscan_sorter_set_key_range
+
+    function clscan_segmented_sort_enqueue(sorter, queue, keys_in, keys_in_offset, keys_out, keys_out_offset, &
+        values_in, values_in_offset, values_out, values_out_offset, count, offsets_type, offsets, &
+        offsets_offset, nsegments, num_events_in_wait_list, event_wait_list, event) result(status) &
+        bind(c, name="clscan_segmented_sort_enqueue")
+      import :: c_ptr, c_size_t, c_int32_t, c_int
+      type(c_ptr), value :: sorter, queue, keys_in, keys_out, values_in, values_out, offsets
+      integer(c_size_t), value :: keys_in_offset, keys_out_offset, values_in_offset, values_out_offset, count
+      integer(c_int), value :: offsets_type
+      integer(c_size_t), value :: offsets_offset, nsegments
+      integer(c_int32_t), value :: num_events_in_wait_list
+      type(c_ptr), value :: event_wait_list, event
+      integer(c_int) :: status
+    end function clscan_segmented_sort_enqueue
   end interface
 
   ! The C functions that the generics below wrap (each generic keeps the C form too where its

@@ -47,7 +47,15 @@ extern "C" {
  *                        interleaved; comb(p, c) = (c.a*p.a, c.a*p.b + c.b), "p then c";
  *                        neutral (1, 0).  Integer arithmetic wraps. */
 typedef enum clscan_op   { CLSCAN_SUM, CLSCAN_MAX, CLSCAN_MIN, CLSCAN_LAST_NONZERO, CLSCAN_AFFINE } clscan_op;
-typedef enum clscan_type { CLSCAN_INT32, CLSCAN_UINT32, CLSCAN_INT64, CLSCAN_UINT64, CLSCAN_FLOAT, CLSCAN_DOUBLE } clscan_type;
+/* The element types.  CLSCAN_INT8 ... CLSCAN_UINT16 are keys of the radix sort only
+ * (clscan_sorter_create); every scan rejects them with CLSCAN_INVALID_TYPE.  They extend this
+ * enum rather than a sorter-only one so that the sorter keeps one vocabulary of types with the
+ * rest of the library (as ArrayFire's af_dtype, whose functions each reject the types they do not
+ * support), clscan_sorter_create keeps its signature, and the old values keep their numbers. */
+typedef enum clscan_type {
+    CLSCAN_INT32, CLSCAN_UINT32, CLSCAN_INT64, CLSCAN_UINT64, CLSCAN_FLOAT, CLSCAN_DOUBLE,
+    CLSCAN_INT8, CLSCAN_UINT8, CLSCAN_INT16, CLSCAN_UINT16
+} clscan_type;
 /* Inclusive: y[i] = x[0] op ... op x[i].  Exclusive: y[0] = neutral, y[i] = x[0] op ... op x[i-1]
  * (the inclusive result shifted right by one, never computed by subtracting). */
 typedef enum clscan_kind { CLSCAN_INCLUSIVE, CLSCAN_EXCLUSIVE } clscan_kind;
@@ -390,7 +398,7 @@ CLSCAN_API const char *clscan_version_string(void);
 #define CLSCAN_INVALID_HANDLE          -3020 /* NULL compactor, bucketer or sorter */
 #define CLSCAN_INVALID_ELEMENT_SIZE    -3021 /* element or value size 0 (where not allowed) or above 4096 */
 #define CLSCAN_INVALID_BUCKET_COUNT    -3022 /* nbuckets 0 or above 2^31 */
-#define CLSCAN_INVALID_KEY_BITS        -3023 /* key bits above the key's width, or set for signed or float keys */
+#define CLSCAN_INVALID_KEY_BITS        -3023 /* key bits or range outside the keys, or set for signed or float keys */
 
 /* Status codes of libclscan_mpi (clscan_mpi.h; named here so that clscan_error_string names them). */
 #define CLSCAN_MPI_REMOTE_ERROR        -3030 /* another rank of the communicator rejected its arguments */
@@ -542,9 +550,10 @@ CLSCAN_API cl_int clscan_bucket_enqueue(clscan_bucketer *bucketer, cl_command_qu
                                         cl_uint num_events_in_wait_list, const cl_event *event_wait_list,
                                         cl_event *event);
 
-/* Radix sort: stable, ascending, LSD with 8-bit digits.  Keys of a clscan_type: integers by
- * value, floats in IEEE total order (-NaN < -inf < ... < -0.0 < +0.0 < ... < +inf < +NaN);
- * optional values of value_size bytes move with their keys. */
+/* Radix sort: stable, LSD with 8-bit digits, ascending unless set descending.  Keys of any
+ * clscan_type, read and written at their own width (1, 2, 4 or 8 bytes: one pass of 8 bits per
+ * key byte): integers by value, floats in IEEE total order (-NaN < -inf < ... < -0.0 < +0.0 <
+ * ... < +inf < +NaN); optional values of value_size bytes move with their keys. */
 typedef struct clscan_sorter clscan_sorter;
 /* value_size: 0 (keys only) ... 4096.  CLSCAN_FP64_NOT_SUPPORTED is never returned: double keys
  * are sorted as bit patterns. */
@@ -552,7 +561,8 @@ CLSCAN_API clscan_sorter *clscan_sorter_create(cl_context context, cl_device_id 
                                                size_t value_size, cl_int *errcode_ret);
 CLSCAN_API void clscan_sorter_release(clscan_sorter *sorter);
 /* Unsigned keys only: sort by the low key_bits bits (1 ... the key's width; 0: all), ignoring
- * the others (fewer passes when keys are known to be small).  Must not race with enqueues. */
+ * the others (fewer passes when keys are known to be small); the same as
+ * clscan_sorter_set_key_range(sorter, 0, key_bits).  Must not race with enqueues. */
 CLSCAN_API cl_int clscan_sorter_set_key_bits(clscan_sorter *sorter, unsigned key_bits);
 /* Sorts count keys (and values) into keys_out (values_out).  In place (out == in at the same
  * offset) is allowed; other overlaps are not.  values_in and values_out must be given exactly
@@ -563,6 +573,38 @@ CLSCAN_API cl_int clscan_sort_enqueue(clscan_sorter *sorter, cl_command_queue qu
                                       cl_mem values_out, size_t values_out_offset, size_t count,
                                       cl_uint num_events_in_wait_list, const cl_event *event_wait_list,
                                       cl_event *event);
+/* Descending order (descending non-zero; 0 restores ascending): the reverse of the ascending
+ * order, still stable (keys that compare equal keep their input order, as CUB's
+ * SortPairsDescending): integers from the largest, floats in reversed IEEE total order (+NaN >
+ * +inf > ... > +0.0 > -0.0 > ... > -inf > -NaN, so +0.0 comes before -0.0).  The digits are
+ * inverted in the kernels: the same passes as ascending.  With a key range, descending by the
+ * bits of the range.  Must not race with enqueues on the same sorter. */
+CLSCAN_API cl_int clscan_sorter_set_descending(clscan_sorter *sorter, int descending);
+/* Unsigned keys: sort by bits [begin_bit, end_bit) of each key (bit 0 the least significant),
+ * as CUB's begin_bit and end_bit, ignoring the others (keys equal in those bits keep their
+ * order; every bit moves with its key); ceil((end_bit - begin_bit) / 8) passes.  Needs
+ * begin_bit < end_bit <= the key's width; signed and floating keys accept only the whole key
+ * [0, width).  CLSCAN_INVALID_KEY_BITS otherwise (the sorter keeps its range).  Must not race
+ * with enqueues on the same sorter. */
+CLSCAN_API cl_int clscan_sorter_set_key_range(clscan_sorter *sorter, unsigned begin_bit, unsigned end_bit);
+/* Segmented sort: many independent stable sorts in one call, with the sorter's key type, values,
+ * direction and bits.  The segments are given as by clscan_enqueue_segmented_offsets (CSR's
+ * row_ptr): nsegments + 1 offsets of offsets_type (CLSCAN_UINT32 or CLSCAN_UINT64, else
+ * CLSCAN_INVALID_TYPE) from element offsets_offset, offsets[0] = 0, non-decreasing,
+ * offsets[nsegments] = count; segment s is [offsets[s], offsets[s+1]) and is sorted within
+ * itself (empty segments allowed; offsets that break the rules give unspecified results, never a
+ * read or write outside the given ranges).  nsegments 0 needs count 0 (CL_INVALID_VALUE).  One
+ * work-group sorts each segment with all its passes (for many small segments: 10^5 segments of
+ * up to 1000 keys); a few large segments are faster with clscan_sort_enqueue each.  The buffers
+ * as for clscan_sort_enqueue; offsets must not overlap keys_out or values_out. */
+CLSCAN_API cl_int clscan_segmented_sort_enqueue(clscan_sorter *sorter, cl_command_queue queue,
+                                                cl_mem keys_in, size_t keys_in_offset,
+                                                cl_mem keys_out, size_t keys_out_offset,
+                                                cl_mem values_in, size_t values_in_offset,
+                                                cl_mem values_out, size_t values_out_offset, size_t count,
+                                                clscan_type offsets_type, cl_mem offsets, size_t offsets_offset,
+                                                size_t nsegments, cl_uint num_events_in_wait_list,
+                                                const cl_event *event_wait_list, cl_event *event);
 
 #ifdef __cplusplus
 }

@@ -28,8 +28,10 @@ typedef struct radix_engine {
     size_t key_size, value_size;
     size_t wg, items;            /* a block (one work-group) sorts wg * items keys per pass */
     int ranked;                  /* GPUs: the scatter ranks by warps (radix/scatter_ranked.cl) */
+    size_t seg_wg, seg_items;    /* the segmented sort's work-groups and chunks (radix/segmented.cl) */
+    size_t seg_small;            /* and its longest segments ranked by comparisons */
     cl_program program;
-    cl_kernel histogram, scatter, bucket_offsets;
+    cl_kernel histogram, scatter, bucket_offsets, segmented;
     clscan_plan *scan;
     /* scratch: the counts, the bucketer's keys when it is not given keys_out, and two sets of
      * keys, values and indices that the passes before the last alternate between */
@@ -37,7 +39,8 @@ typedef struct radix_engine {
     size_t counts_cap, keys_spare_cap, keys_tmp_cap[2], values_tmp_cap[2], index_tmp_cap[2];
 } radix_engine;
 
-/* key_order: 0 unsigned, 1 signed (two's complement), 2 IEEE float (total order). */
+/* key_size: 1, 2, 4 or 8 bytes; key_order: 0 unsigned, 1 signed (two's complement), 2 IEEE float
+ * (total order). */
 cl_int radix_engine_init(radix_engine *e, const char *fn, cl_context context, cl_device_id device,
                          size_t key_size, int key_order, size_t value_size);
 void radix_engine_free(radix_engine *e);
@@ -50,15 +53,28 @@ typedef struct radix_job {
     cl_mem index_out;               /* NULL: no permutation */
     size_t index_out_offset;
     size_t count;                   /* 1 ... ALGO_MAX_COUNT */
-    unsigned bits;                  /* low bits to sort by (after the order transform), >= 1 */
+    unsigned bits;                  /* sort by bits [begin, bits) (after the order transform), begin < bits */
     cl_ulong clamp;                 /* keys above it count as it (bucketing); all ones otherwise */
     int in_place;                   /* the outputs are the inputs */
+    unsigned begin;                 /* the lowest bit sorted by */
+    int descending;                 /* every digit inverted: the reversed order, still stable */
 } radix_job;
 
 /* Makes sure the scratch holds a job of count elements (before anything is enqueued). */
 cl_int radix_engine_reserve(radix_engine *e, const radix_job *j);
 /* Enqueues the passes; keys and keys_offset get where the sorted keys are. */
 cl_int radix_engine_run(radix_engine *e, clscan_chain *c, const radix_job *j, cl_mem *keys, size_t *keys_offset);
+
+/* The segments of a segmented sort: nsegments + 1 offsets, 4 or 8 bytes wide (CSR's row_ptr). */
+typedef struct radix_segments {
+    cl_mem offsets;
+    size_t offsets_offset;
+    int wide;
+    size_t nsegments;
+} radix_segments;
+/* Enqueues the segmented sort of j (keys_out given, no permutation, after
+ * radix_engine_reserve): every segment sorted on its own by one work-group. */
+cl_int radix_engine_run_segmented(radix_engine *e, clscan_chain *c, const radix_job *j, const radix_segments *g);
 
 #define ALGO_ARG(k, i, v) (err == CL_SUCCESS ? (err = clSetKernelArg((k), (i), sizeof(v), &(v))) : err)
 #define ALGO_ARG_MEM(k, i, m) \

@@ -110,7 +110,7 @@ CLSCAN_API cl_int clscan_bucket_enqueue(clscan_bucketer *b, cl_command_queue que
     if (!b)
         return clscan_fail(CLSCAN_INVALID_HANDLE, "%s: bucketer is NULL", fn);
     radix_job j = {keys, keys_out, keys_offset, keys_out_offset, values, values_out, values_offset,
-                   values_out_offset, permutation, permutation_offset, count, b->bits, b->nbuckets - 1, 0};
+                   values_out_offset, permutation, permutation_offset, count, b->bits, b->nbuckets - 1, 0, 0, 0};
     const outputs o = {offsets, offsets_offset};
     cl_int err = validate(fn, b, queue, &j, &o, nwait, wait);
     if (err != CL_SUCCESS)

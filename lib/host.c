@@ -213,7 +213,7 @@ static cl_int host_scan(const char *fn, const char *device_spec, clscan_op op, c
     if ((unsigned)op > (unsigned)CLSCAN_AFFINE)
         return clscan_fail(CLSCAN_INVALID_OPERATOR, "%s: operator %d is not a clscan_op", fn, (int)op);
     if ((unsigned)type > (unsigned)CLSCAN_DOUBLE)
-        return clscan_fail(CLSCAN_INVALID_TYPE, "%s: type %d is not a clscan_type", fn, (int)type);
+        return clscan_fail(CLSCAN_INVALID_TYPE, "%s: type %d is not a type of the scans", fn, (int)type);
     if ((unsigned)kind > (unsigned)CLSCAN_EXCLUSIVE)
         return clscan_fail(CLSCAN_INVALID_KIND, "%s: kind %d is not a clscan_kind", fn, (int)kind);
     if (count == 0 && !total_out)

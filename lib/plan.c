@@ -187,7 +187,7 @@ CLSCAN_API clscan_plan *clscan_plan_create(cl_context context, cl_device_id devi
     if (!valid_op(op))
         *err = clscan_fail(CLSCAN_INVALID_OPERATOR, "%s: operator %d is not a clscan_op", fn, (int)op);
     else if (!valid_type(type))
-        *err = clscan_fail(CLSCAN_INVALID_TYPE, "%s: type %d is not a clscan_type", fn, (int)type);
+        *err = clscan_fail(CLSCAN_INVALID_TYPE, "%s: type %d is not a type of the scans", fn, (int)type);
     else if (!valid_kind(kind))
         *err = clscan_fail(CLSCAN_INVALID_KIND, "%s: kind %d is not a clscan_kind", fn, (int)kind);
     else

@@ -65,7 +65,8 @@ CLSCAN_API cl_int clscan_enqueue_by_key(clscan_plan *plan, cl_command_queue queu
     int done = 0;
     if (plan && key_type != CLSCAN_INT32 && key_type != CLSCAN_UINT32 && key_type != CLSCAN_INT64 &&
         key_type != CLSCAN_UINT64)
-        return clscan_fail(CLSCAN_INVALID_TYPE, "%s: key_type %d is not an integer clscan_type", fn, (int)key_type);
+        return clscan_fail(CLSCAN_INVALID_TYPE, "%s: key_type %d is not a 32- or 64-bit integer clscan_type", fn,
+                           (int)key_type);
     const int wide = key_type == CLSCAN_INT64 || key_type == CLSCAN_UINT64;
     cl_int err = clscan_scan_check_common(fn, plan, queue, count, num_events_in_wait_list, event_wait_list, &done);
     if (err == CL_SUCCESS && done)

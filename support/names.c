@@ -33,7 +33,14 @@ _Static_assert(CLSCAN_ACCURACY_AUTO == 0 && CLSCAN_ACCURACY_COMPENSATED == 2, "c
     ((unsigned)(value) < sizeof table / sizeof table[0] ? table[(unsigned)(value)] : "?")
 
 const char *sup_op_name(clscan_op op) { return NAME_OF(op_names, op); }
-const char *sup_type_name(clscan_type type) { return NAME_OF(type_names, type); }
+/* The radix sort's key types after the scans' (not in sup_types, not parsed). */
+static const char *const key_type_names[] = {"int8", "uint8", "int16", "uint16"};
+_Static_assert(CLSCAN_INT8 == SUP_NTYPES && CLSCAN_UINT16 == SUP_NTYPES + 3, "the key types follow the scans'");
+
+const char *sup_type_name(clscan_type type)
+{
+    return (unsigned)type >= SUP_NTYPES ? NAME_OF(key_type_names, (unsigned)type - SUP_NTYPES) : type_names[type];
+}
 const char *sup_kind_name(clscan_kind kind) { return NAME_OF(kind_names, kind); }
 const char *sup_algorithm_name(clscan_algorithm algorithm) { return NAME_OF(algorithm_names, algorithm); }
 const char *sup_tiles_name(clscan_tiles tiles) { return NAME_OF(tiles_names, tiles); }
@@ -79,6 +86,8 @@ size_t sup_scalar_size(clscan_type type)
     switch (type) {
     case CLSCAN_INT32: case CLSCAN_UINT32: case CLSCAN_FLOAT: return 4;
     case CLSCAN_INT64: case CLSCAN_UINT64: case CLSCAN_DOUBLE: return 8;
+    case CLSCAN_INT8: case CLSCAN_UINT8: return 1;
+    case CLSCAN_INT16: case CLSCAN_UINT16: return 2;
     }
     return 0;
 }
@@ -102,6 +111,9 @@ bool sup_type_is_float(clscan_type type)
 static void format_scalar(clscan_type type, const void *x, size_t i, char *buf, size_t size)
 {
     const unsigned char *p = (const unsigned char *)x + i * sup_scalar_size(type);
+    int8_t i8;
+    int16_t i16;
+    uint16_t u16;
     int32_t i32;
     uint32_t u32;
     int64_t i64;
@@ -109,6 +121,10 @@ static void format_scalar(clscan_type type, const void *x, size_t i, char *buf, 
     float f;
     double d;
     switch (type) {
+    case CLSCAN_INT8: memcpy(&i8, p, 1); snprintf(buf, size, "%d", (int)i8); return;
+    case CLSCAN_UINT8: snprintf(buf, size, "%u", (unsigned)*p); return;
+    case CLSCAN_INT16: memcpy(&i16, p, 2); snprintf(buf, size, "%d", (int)i16); return;
+    case CLSCAN_UINT16: memcpy(&u16, p, 2); snprintf(buf, size, "%u", (unsigned)u16); return;
     case CLSCAN_INT32: memcpy(&i32, p, 4); snprintf(buf, size, "%" PRId32, i32); return;
     case CLSCAN_UINT32: memcpy(&u32, p, 4); snprintf(buf, size, "%" PRIu32, u32); return;
     case CLSCAN_INT64: memcpy(&i64, p, 8); snprintf(buf, size, "%" PRId64, i64); return;

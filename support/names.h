@@ -23,7 +23,7 @@ extern const clscan_type sup_types[SUP_NTYPES];
 
 /* Names as the tool's options spell them; "?" for a value outside the enumeration. */
 const char *sup_op_name(clscan_op op);       /* "sum", "max", "min", "last-nonzero", "affine" */
-const char *sup_type_name(clscan_type type); /* "int32", "uint32", "int64", "uint64", "float", "double" */
+const char *sup_type_name(clscan_type type); /* "int32", ..., "double"; the sort keys "int8" ... "uint16" */
 const char *sup_kind_name(clscan_kind kind); /* "inclusive", "exclusive" */
 const char *sup_algorithm_name(clscan_algorithm algorithm); /* "auto", "reduce-then-scan", "single-pass" */
 const char *sup_accuracy_name(clscan_accuracy accuracy);    /* "auto", "working", "compensated" */

@@ -132,6 +132,7 @@ void sup_reference(clscan_op op, clscan_type type, clscan_kind kind, const void 
         case CLSCAN_UINT64: SCAN_LOOP(uint64_t, 0, max_u64); break;
         case CLSCAN_FLOAT: SCAN_LOOP(float, -INFINITY, max_f); break;
         case CLSCAN_DOUBLE: SCAN_LOOP(double, -(double)INFINITY, max_d); break;
+        default: break;   /* the sort's key types: no scans */
         }
         break;
     case CLSCAN_MIN:
@@ -142,6 +143,7 @@ void sup_reference(clscan_op op, clscan_type type, clscan_kind kind, const void 
         case CLSCAN_UINT64: SCAN_LOOP(uint64_t, UINT64_MAX, min_u64); break;
         case CLSCAN_FLOAT: SCAN_LOOP(float, INFINITY, min_f); break;
         case CLSCAN_DOUBLE: SCAN_LOOP(double, (double)INFINITY, min_d); break;
+        default: break;   /* the sort's key types: no scans */
         }
         break;
     case CLSCAN_LAST_NONZERO:
@@ -228,6 +230,7 @@ void sup_comb(clscan_op op, clscan_type type, const void *a, const void *b, void
         case CLSCAN_UINT64: COMB_AS(uint64_t, max_u64); break;
         case CLSCAN_FLOAT: COMB_AS(float, max_f); break;
         case CLSCAN_DOUBLE: COMB_AS(double, max_d); break;
+        default: break;   /* the sort's key types: no scans */
         }
         break;
     case CLSCAN_MIN:
@@ -238,6 +241,7 @@ void sup_comb(clscan_op op, clscan_type type, const void *a, const void *b, void
         case CLSCAN_UINT64: COMB_AS(uint64_t, min_u64); break;
         case CLSCAN_FLOAT: COMB_AS(float, min_f); break;
         case CLSCAN_DOUBLE: COMB_AS(double, min_d); break;
+        default: break;   /* the sort's key types: no scans */
         }
         break;
     case CLSCAN_LAST_NONZERO:

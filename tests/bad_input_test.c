@@ -59,6 +59,7 @@ typedef enum fn_id {
     F_COMPACTOR_CREATE, F_COMPACTOR_RELEASE, F_COMPACT_ENQUEUE, F_COMPACT_INDICES_ENQUEUE, F_COMPACT,
     F_BUCKETER_CREATE, F_BUCKETER_RELEASE, F_BUCKET_ENQUEUE,
     F_SORTER_CREATE, F_SORTER_RELEASE, F_SORTER_SET_KEY_BITS, F_SORT_ENQUEUE,
+    F_SORTER_SET_DESCENDING, F_SORTER_SET_KEY_RANGE, F_SEGMENTED_SORT_ENQUEUE,
     NFN
 } fn_id;
 
@@ -73,7 +74,8 @@ static const char *const fn_names[NFN] = {
     "clscan_compactor_create", "clscan_compactor_release", "clscan_compact_enqueue",
     "clscan_compact_indices_enqueue", "clscan_compact", "clscan_bucketer_create", "clscan_bucketer_release",
     "clscan_bucket_enqueue", "clscan_sorter_create", "clscan_sorter_release", "clscan_sorter_set_key_bits",
-    "clscan_sort_enqueue",
+    "clscan_sort_enqueue", "clscan_sorter_set_descending", "clscan_sorter_set_key_range",
+    "clscan_segmented_sort_enqueue",
 };
 
 /* Why a documented status cannot be provoked here whatever the device (a NULL reason: a row
@@ -206,6 +208,10 @@ static const doc_entry docs[] = {
     ALGO_CREATE(F_SORTER_CREATE),
     {F_SORTER_SET_KEY_BITS, CLSCAN_INVALID_HANDLE, NULL}, {F_SORTER_SET_KEY_BITS, CLSCAN_INVALID_KEY_BITS, NULL},
     ALGO_ENQUEUE(F_SORT_ENQUEUE),
+    {F_SORTER_SET_DESCENDING, CLSCAN_INVALID_HANDLE, NULL},
+    {F_SORTER_SET_KEY_RANGE, CLSCAN_INVALID_HANDLE, NULL}, {F_SORTER_SET_KEY_RANGE, CLSCAN_INVALID_KEY_BITS, NULL},
+    ALGO_ENQUEUE(F_SEGMENTED_SORT_ENQUEUE), {F_SEGMENTED_SORT_ENQUEUE, CLSCAN_INVALID_TYPE, NULL},
+    {F_SEGMENTED_SORT_ENQUEUE, CL_INVALID_VALUE, NULL},
 };
 enum { NDOCS = sizeof docs / sizeof docs[0] };
 
@@ -1458,6 +1464,10 @@ static const call_desc calls[] = {
                            {"permutation", true, NEED_COUNT, true, false, 4}}},
     {F_SORT_ENQUEUE, 4, {IN("keys_in", 4), OUT("keys_out", 4), {"values_in", false, NEED_COUNT, false, true, 4},
                          {"values_out", true, NEED_COUNT, false, true, 4}}},
+    {F_SEGMENTED_SORT_ENQUEUE, 5, {IN("keys_in", 4), OUT("keys_out", 4),
+                                   {"values_in", false, NEED_COUNT, false, true, 4},
+                                   {"values_out", true, NEED_COUNT, false, true, 4},
+                                   {"offsets", false, NEED_OFFSETS, false, false, 0}}},
 };
 #undef IN
 #undef OUT
@@ -1581,7 +1591,9 @@ static const erow hand_rows[] = {
         SLOT(1, B_FRESH, 0, false, 1), SLOT(2, B_SAME, 1, false, 0)),
     ROW(F_ENQUEUE_BY_KEY, CLSCAN_INVALID_TYPE, .what = "key type CLSCAN_FLOAT", .extra = CLSCAN_FLOAT),
     ROW(F_ENQUEUE_BY_KEY, CLSCAN_INVALID_TYPE, .what = "key type CLSCAN_DOUBLE", .extra = CLSCAN_DOUBLE),
-    ROW(F_ENQUEUE_BY_KEY, CLSCAN_INVALID_TYPE, .what = "key type 6", .extra = 6),
+    ROW(F_ENQUEUE_BY_KEY, CLSCAN_INVALID_TYPE, .what = "key type CLSCAN_INT8", .extra = CLSCAN_INT8),
+    ROW(F_ENQUEUE_BY_KEY, CLSCAN_INVALID_TYPE, .what = "key type CLSCAN_UINT16", .extra = CLSCAN_UINT16),
+    ROW(F_ENQUEUE_BY_KEY, CLSCAN_INVALID_TYPE, .what = "key type 10", .extra = 10),
     ROW(F_ENQUEUE_BY_KEY, CLSCAN_INVALID_TYPE, .what = "key type -1", .extra = -1),
     ROW(F_ENQUEUE_BY_KEY, CLSCAN_RANGE_OUT_OF_BOUNDS, .what = "int64 keys in a buffer of count int32 keys",
         .extra = CLSCAN_INT64, SLOT(0, B_FRESH, 0, false, 0, NE / 2)),
@@ -1610,7 +1622,9 @@ static const erow hand_rows[] = {
         SLOT(3, B_NULL)),
     ROW(F_ENQUEUE_SEGMENTED_OFFSETS, CLSCAN_INVALID_TYPE, .what = "offsets type CLSCAN_INT64", .extra = CLSCAN_INT64),
     ROW(F_ENQUEUE_SEGMENTED_OFFSETS, CLSCAN_INVALID_TYPE, .what = "offsets type CLSCAN_FLOAT", .extra = CLSCAN_FLOAT),
-    ROW(F_ENQUEUE_SEGMENTED_OFFSETS, CLSCAN_INVALID_TYPE, .what = "offsets type 6", .extra = 6),
+    ROW(F_ENQUEUE_SEGMENTED_OFFSETS, CLSCAN_INVALID_TYPE, .what = "offsets type CLSCAN_UINT16",
+        .extra = CLSCAN_UINT16),
+    ROW(F_ENQUEUE_SEGMENTED_OFFSETS, CLSCAN_INVALID_TYPE, .what = "offsets type 10", .extra = 10),
     ROW(F_ENQUEUE_SEGMENTED_OFFSETS, CLSCAN_INVALID_TYPE, .what = "offsets type -1", .extra = -1),
     ROW(F_ENQUEUE_SEGMENTED_OFFSETS, CLSCAN_RANGE_OUT_OF_BOUNDS, .what = "uint64 offsets in a buffer of nsegments "
         "+ 1 uint32 offsets", .extra = CLSCAN_UINT64, SLOT(1, B_FRESH, 0, false, 0, (NSEG + 1) / 2)),
@@ -1743,6 +1757,28 @@ static const erow hand_rows[] = {
     ROW(F_SORT_ENQUEUE, CL_MEM_COPY_OVERLAP, .what = "keys_out and values_out overlapping sub-buffers of "
         "keys_in's buffer", SLOT(0, B_FRESH, 0, true, 2 * NE), SLOT(1, B_SUB, 0, false, 0),
         SLOT(3, B_SUB, 0, false, 1)),
+    /* clscan_segmented_sort_enqueue: keys_in 0, keys_out 1, values_in 2, values_out 3, offsets 4 */
+    ROW(F_SEGMENTED_SORT_ENQUEUE, CL_MEM_COPY_OVERLAP, .what = "offsets inside keys_out's range",
+        SLOT(4, B_SAME, 1, false, 3)),
+    ROW(F_SEGMENTED_SORT_ENQUEUE, CL_MEM_COPY_OVERLAP, .what = "offsets inside values_out's range",
+        SLOT(4, B_SAME, 3, false, 3)),
+    ROW(F_SEGMENTED_SORT_ENQUEUE, CL_MEM_COPY_OVERLAP, .what = "offsets a sub-buffer overlapping keys_out in its "
+        "parent", SLOT(4, B_SUB, 1, false, 4), SLOT(1, B_FRESH, 0, true, 0)),
+    ROW(F_SEGMENTED_SORT_ENQUEUE, CL_MEM_COPY_OVERLAP, .what = "keys_out one element after keys_in",
+        SLOT(1, B_SAME, 0, false, 1)),
+    ROW(F_SEGMENTED_SORT_ENQUEUE, CL_MEM_COPY_OVERLAP, .what = "keys_out over values_out",
+        SLOT(1, B_SAME, 3, false, 0)),
+    ROW(F_SEGMENTED_SORT_ENQUEUE, CL_INVALID_MEM_OBJECT, .what = "values_in given to a sorter of keys only",
+        .handle = H_ALT, SLOT(2, B_FRESH)),
+    ROW(F_SEGMENTED_SORT_ENQUEUE, CLSCAN_INVALID_TYPE, .what = "offsets type CLSCAN_INT64", .extra = CLSCAN_INT64),
+    ROW(F_SEGMENTED_SORT_ENQUEUE, CLSCAN_INVALID_TYPE, .what = "offsets type CLSCAN_UINT16",
+        .extra = CLSCAN_UINT16),
+    ROW(F_SEGMENTED_SORT_ENQUEUE, CLSCAN_INVALID_TYPE, .what = "offsets type -1", .extra = -1),
+    ROW(F_SEGMENTED_SORT_ENQUEUE, CLSCAN_RANGE_OUT_OF_BOUNDS, .what = "uint64 offsets in a buffer of nsegments "
+        "+ 1 uint32 offsets", .extra = CLSCAN_UINT64, SLOT(4, B_FRESH, 0, false, 0, (NSEG + 1) / 2)),
+    ROW(F_SEGMENTED_SORT_ENQUEUE, CLSCAN_RANGE_OUT_OF_BOUNDS, .what = "nsegments SIZE_MAX (+ 1 wraps)",
+        .nseg = SIZE_MAX, SLOT(4, B_FRESH, 0, false, 0, NSEG + 1)),
+    ROW(F_SEGMENTED_SORT_ENQUEUE, CL_INVALID_VALUE, .what = "nsegments 0 with count keys", .nseg = NSEG_ZERO),
     ROW(F_SORT_ENQUEUE, CL_INVALID_MEM_OBJECT, .what = "values_in given to a sorter of keys only",
         .handle = H_ALT, SLOT(2, B_FRESH)),
     ROW(F_SORT_ENQUEUE, CL_INVALID_MEM_OBJECT, .what = "values_out given to a sorter of keys only",
@@ -1862,7 +1898,8 @@ static size_t slot_bytes(const erow *r, const call_desc *d, int s)
 
 static bool has_values(const erow *r)
 {
-    return r->fn == F_BUCKET_ENQUEUE || (r->fn == F_SORT_ENQUEUE && r->handle != H_ALT);
+    return r->fn == F_BUCKET_ENQUEUE ||
+           ((r->fn == F_SORT_ENQUEUE || r->fn == F_SEGMENTED_SORT_ENQUEUE) && r->handle != H_ALT);
 }
 
 /* The plan a scan's row passes (see handle_kind). */
@@ -1945,6 +1982,7 @@ static void probe_enqueue_row(const erow *r)
         probe_bucket();
         break;
     case F_SORT_ENQUEUE:
+    case F_SEGMENTED_SORT_ENQUEUE:
         probe_sort(r->handle == H_ALT);
         break;
     default:
@@ -2051,6 +2089,10 @@ static cl_int call_enqueue(const erow *r, cl_command_queue q, cl_mem m[6], size_
                                      off[4], m[5], off[5], nw, wl, ev);
     case F_SORT_ENQUEUE:
         return clscan_sort_enqueue(so, q, m[0], off[0], m[1], off[1], m[2], off[2], m[3], off[3], count, nw, wl, ev);
+    case F_SEGMENTED_SORT_ENQUEUE:
+        return clscan_segmented_sort_enqueue(so, q, m[0], off[0], m[1], off[1], m[2], off[2], m[3], off[3], count,
+                                             r->extra ? (clscan_type)r->extra : CLSCAN_UINT32, m[4], off[4],
+                                             row_nseg(r), nw, wl, ev);
     default:
         ck_abort_msg("%s has no slots", fn_names[r->fn]);
     }
@@ -2193,6 +2235,19 @@ static const prow plan_rows[] = {
     ROW(F_SORTER_SET_KEY_BITS, CLSCAN_INVALID_KEY_BITS, .what = "8 bits of int32 keys", .handle = P_SIGNED, .a = 8),
     ROW(F_SORTER_SET_KEY_BITS, CLSCAN_INVALID_KEY_BITS, .what = "32 bits of int32 keys", .handle = P_SIGNED,
         .a = 32),
+    ROW(F_SORTER_SET_DESCENDING, CLSCAN_INVALID_HANDLE, .what = "sorter NULL", .a = 1),
+    ROW(F_SORTER_SET_KEY_RANGE, CLSCAN_INVALID_HANDLE, .what = "sorter NULL", .a = 0, .b = 8),
+    ROW(F_SORTER_SET_KEY_RANGE, CLSCAN_INVALID_KEY_BITS, .what = "empty range [8, 8)", .handle = P_SORTER, .a = 8,
+        .b = 8),
+    ROW(F_SORTER_SET_KEY_RANGE, CLSCAN_INVALID_KEY_BITS, .what = "range [9, 8)", .handle = P_SORTER, .a = 9, .b = 8),
+    ROW(F_SORTER_SET_KEY_RANGE, CLSCAN_INVALID_KEY_BITS, .what = "range [0, 33) of uint32 keys", .handle = P_SORTER,
+        .a = 0, .b = 33),
+    ROW(F_SORTER_SET_KEY_RANGE, CLSCAN_INVALID_KEY_BITS, .what = "range [4, UINT_MAX) of uint32 keys",
+        .handle = P_SORTER, .a = 4, .b = UINT_MAX),
+    ROW(F_SORTER_SET_KEY_RANGE, CLSCAN_INVALID_KEY_BITS, .what = "range [1, 32) of int32 keys", .handle = P_SIGNED,
+        .a = 1, .b = 32),
+    ROW(F_SORTER_SET_KEY_RANGE, CLSCAN_INVALID_KEY_BITS, .what = "range [0, 8) of int32 keys", .handle = P_SIGNED,
+        .a = 0, .b = 8),
 };
 
 typedef struct plan_state {
@@ -2266,6 +2321,8 @@ static void run_prow(const prow *r)
     case F_GET_VARIANT: st = clscan_plan_get_variant(p, &tiles, &primitive); break;
     case F_SET_ACCURACY: st = clscan_plan_set_accuracy(p, (clscan_accuracy)r->a); break;
     case F_SORTER_SET_KEY_BITS: st = clscan_sorter_set_key_bits(s, (unsigned)r->a); break;
+    case F_SORTER_SET_DESCENDING: st = clscan_sorter_set_descending(s, (int)r->a); break;
+    case F_SORTER_SET_KEY_RANGE: st = clscan_sorter_set_key_range(s, (unsigned)r->a, (unsigned)r->b); break;
     default: ck_abort_msg("%s is no setting", fn_names[r->fn]);
     }
     check_status(r->fn, st, r->want, r->undocumented);
@@ -2281,7 +2338,7 @@ static void run_prow(const prow *r)
                  sup_primitive_name(before.primitive), sup_tiles_name(after.tiles), sup_primitive_name(after.primitive),
                  sup_algorithm_name(before.algorithm), sup_algorithm_name(after.algorithm), (int)before.accuracy,
                  (int)after.accuracy);
-    if (r->fn == F_SORTER_SET_KEY_BITS)
+    if (r->fn == F_SORTER_SET_KEY_BITS || r->fn == F_SORTER_SET_DESCENDING || r->fn == F_SORTER_SET_KEY_RANGE)
         probe_sort(r->handle == P_SIGNED);
     else if (r->handle == P_BIG)
         probe_big();
@@ -2331,7 +2388,11 @@ typedef struct crow {
 static const crow create_rows[] = {
     PLAN(CLSCAN_INVALID_OPERATOR, .what = "op 5", .a = 5, .b = CLSCAN_INT32, .c = CLSCAN_INCLUSIVE),
     PLAN(CLSCAN_INVALID_OPERATOR, .what = "op -1", .a = -1, .b = CLSCAN_FLOAT, .c = CLSCAN_EXCLUSIVE),
-    PLAN(CLSCAN_INVALID_TYPE, .what = "type 6", .a = CLSCAN_SUM, .b = 6, .c = CLSCAN_INCLUSIVE),
+    PLAN(CLSCAN_INVALID_TYPE, .what = "type CLSCAN_INT8 (sort keys only)", .a = CLSCAN_SUM, .b = CLSCAN_INT8,
+         .c = CLSCAN_INCLUSIVE),
+    PLAN(CLSCAN_INVALID_TYPE, .what = "type CLSCAN_UINT16 (sort keys only)", .a = CLSCAN_MAX, .b = CLSCAN_UINT16,
+         .c = CLSCAN_EXCLUSIVE),
+    PLAN(CLSCAN_INVALID_TYPE, .what = "type 10", .a = CLSCAN_SUM, .b = 10, .c = CLSCAN_INCLUSIVE),
     PLAN(CLSCAN_INVALID_TYPE, .what = "type -1", .a = CLSCAN_MAX, .b = -1, .c = CLSCAN_INCLUSIVE),
     PLAN(CLSCAN_INVALID_KIND, .what = "kind 2", .a = CLSCAN_SUM, .b = CLSCAN_INT32, .c = 2),
     PLAN(CLSCAN_INVALID_KIND, .what = "kind -1", .a = CLSCAN_AFFINE, .b = CLSCAN_DOUBLE, .c = -1),
@@ -2422,7 +2483,7 @@ static const crow create_rows[] = {
     BUCKETER(CL_INVALID_BUILD_OPTIONS, .what = "CLSCAN_DEVELOP=build=-cl-no-such-option",
              .env = ENV_DEVELOP_BAD_OPTION, .undocumented = true, BUCKETER_OK),
 
-    SORTER(CLSCAN_INVALID_TYPE, .what = "key type 6", .a = 6, .b = 0),
+    SORTER(CLSCAN_INVALID_TYPE, .what = "key type 10", .a = 10, .b = 0),
     SORTER(CLSCAN_INVALID_TYPE, .what = "key type -1", .a = -1, .b = 4),
     SORTER(CLSCAN_INVALID_ELEMENT_SIZE, .what = "value size 4097", .a = CLSCAN_UINT32, .b = 4097),
     SORTER(CLSCAN_INVALID_ELEMENT_SIZE, .what = "value size SIZE_MAX", .a = CLSCAN_DOUBLE, .b = -1),
@@ -2671,7 +2732,7 @@ static const hrow host_rows[] = {
          .dst = ARENA / 2, .env = ENV_DEVICE_NOMATCH),
     HOST(CLSCAN_INVALID_OPERATOR, .what = "op 5", .op = 5, .dst = ARENA / 2),
     HOST(CLSCAN_INVALID_OPERATOR, .what = "op -1", .op = -1, .dst = ARENA / 2),
-    HOST(CLSCAN_INVALID_TYPE, .what = "type 6", .type = 6, .dst = ARENA / 2),
+    HOST(CLSCAN_INVALID_TYPE, .what = "type CLSCAN_INT8 (sort keys only)", .type = CLSCAN_INT8, .dst = ARENA / 2),
     HOST(CLSCAN_INVALID_KIND, .what = "kind 2", .kind = 2, .dst = ARENA / 2),
     HOST(CL_INVALID_HOST_PTR, .what = "src NULL", .src = HOST_NULL, .dst = ARENA / 2),
     HOST(CL_INVALID_HOST_PTR, .what = "dst NULL", .dst = HOST_NULL),
@@ -2825,7 +2886,8 @@ static void behave_element_size(void)
 
 static void behave_op_element_size(void)
 {
-    static const int bad[][2] = {{5, CLSCAN_INT32}, {-1, CLSCAN_INT32}, {CLSCAN_SUM, 6}, {CLSCAN_AFFINE, -1}};
+    static const int bad[][2] = {{5, CLSCAN_INT32}, {-1, CLSCAN_INT32}, {CLSCAN_SUM, CLSCAN_INT8},
+                                 {CLSCAN_MIN, CLSCAN_UINT16}, {CLSCAN_SUM, 10}, {CLSCAN_AFFINE, -1}};
     for (size_t i = 0; i < sizeof bad / sizeof bad[0]; i++)
         if (clscan_op_element_size((clscan_op)bad[i][0], (clscan_type)bad[i][1]) != 0)
             row_fail("clscan_op_element_size(%d, %d) is not 0", bad[i][0], bad[i][1]);

@@ -708,20 +708,23 @@ static clscan_bucketer *bucketer_create_step(run *r, cl_uint nbuckets, size_t va
 /* ---- Steps: sorting ------------------------------------------------------------------------- */
 
 static cl_uint sort_mask;
+static bool sort_desc;
 static int by_masked_key(const void *a, const void *b2)
 {
     const cl_uint i = *(const cl_uint *)a, j = *(const cl_uint *)b2;
     const cl_uint ki = sort_keys[i] & sort_mask, kj = sort_keys[j] & sort_mask;
-    return ki < kj ? -1 : ki > kj ? 1 : i < j ? -1 : i > j;
+    if (ki != kj)
+        return (ki < kj) != sort_desc ? -1 : 1;
+    return i < j ? -1 : i > j;
 }
 
-static void sort_step(run *r, clscan_sorter *s, unsigned bits, size_t count, bool in_place)
+static void sort_step(run *r, clscan_sorter *s, unsigned bits, bool desc, size_t count, bool in_place)
 {
     if (!s)
         return;
-    char what[96];
-    snprintf(what, sizeof what, "clscan_sort_enqueue(%zu uint32 keys and values, %u bits%s)", count, bits,
-             in_place ? ", in place" : "");
+    char what[128];
+    snprintf(what, sizeof what, "clscan_sort_enqueue(%zu uint32 keys and values, %u bits%s%s)", count, bits,
+             desc ? ", descending" : "", in_place ? ", in place" : "");
     prefill(b.out[0], OUT_BYTES);
     prefill(b.out[1], OUT_BYTES);
     fu_gate g;
@@ -741,6 +744,7 @@ static void sort_step(run *r, clscan_sorter *s, unsigned bits, size_t count, boo
         for (size_t i = 0; i < count; ++i)
             order[i] = (cl_uint)i;
         sort_mask = bits >= 32 ? ~(cl_uint)0 : ((cl_uint)1 << bits) - 1;
+        sort_desc = desc;
         qsort(order, count, sizeof *order, by_masked_key);
         for (size_t i = 0; i < count; ++i) {
             kexp[i] = sort_keys[order[i]];
@@ -777,6 +781,68 @@ static void key_bits_step(run *r, clscan_sorter *s, unsigned bits)
     const cl_int err = clscan_sorter_set_key_bits(s, bits);
     const bool fired = call_end(r, what, err);
     succeeded(r, what, err, fired);
+}
+
+static void descending_step(run *r, clscan_sorter *s)
+{
+    if (!s)
+        return;
+    const char *what = "clscan_sorter_set_descending";
+    call_begin(r, what);
+    const cl_int err = clscan_sorter_set_descending(s, 1);
+    const bool fired = call_end(r, what, err);
+    succeeded(r, what, err, fired);
+}
+
+/* The segments of offsets_step (from heads, an empty one first and two last), each sorted on its
+ * own by the low bits keys, descending. */
+static void segmented_sort_step(run *r, clscan_sorter *s, unsigned bits, size_t count)
+{
+    if (!s)
+        return;
+    char what[128];
+    snprintf(what, sizeof what, "clscan_segmented_sort_enqueue(%zu uint32 keys and values, %u bits, descending)",
+             count, bits);
+    size_t nseg = 0;
+    offsets[nseg++] = 0;
+    for (size_t i = 0; i < count; ++i)
+        if (i == 0 || heads[i])
+            offsets[nseg++] = (cl_uint)i;
+    offsets[nseg++] = (cl_uint)count;
+    offsets[nseg] = (cl_uint)count;
+    prefill(b.out[0], OUT_BYTES);
+    prefill(b.out[1], OUT_BYTES);
+    fu_gate g;
+    fu_gate_begin(&g, q);
+    fu_gate_write(&g, b.src, count * 4, sort_keys);
+    fu_gate_write(&g, b.values, count * 4, values);
+    fu_gate_write(&g, b.keys, (nseg + 1) * sizeof *offsets, offsets);
+    cl_event ev = fu_no_event;
+    call_begin(r, what);
+    const cl_int err = clscan_segmented_sort_enqueue(s, q, b.src, 0, b.out[0], 0, b.values, 0, b.out[1], 0, count,
+                                                     CLSCAN_UINT32, b.keys, 0, nseg, g.n, g.writes, &ev);
+    const bool fired = call_end(r, what, err);
+    fu_gate_open(&g);
+    const bool ok = succeeded(r, what, err, fired);
+    check_event(r, what, ev, ok);
+    if (ok) {
+        cl_uint *order = (cl_uint *)ref[2], *kexp = (cl_uint *)ref[0], *vexp = (cl_uint *)ref[1];
+        for (size_t i = 0; i < count; ++i)
+            order[i] = (cl_uint)i;
+        sort_mask = bits >= 32 ? ~(cl_uint)0 : ((cl_uint)1 << bits) - 1;
+        sort_desc = true;
+        for (size_t k = 0; k < nseg; ++k)
+            qsort(order + offsets[k], offsets[k + 1] - offsets[k], sizeof *order, by_masked_key);
+        for (size_t i = 0; i < count; ++i) {
+            kexp[i] = sort_keys[order[i]];
+            vexp[i] = values[order[i]];
+        }
+        check_output(r, what, "keys_out", b.out[0], OUT_BYTES, kexp, count * 4, true);
+        check_output(r, what, "values_out", b.out[1], OUT_BYTES, vexp, count * 4, true);
+    } else {   /* one launch writes both; a failure after it (its event) may leave them written */
+        check_untouched_late(r, what, "keys_out", b.out[0], OUT_BYTES, NULL, 0);
+        check_untouched_late(r, what, "values_out", b.out[1], OUT_BYTES, NULL, 0);
+    }
 }
 
 /* ---- Steps: clscan_host and clscan_default_device ------------------------------------------- */
@@ -960,11 +1026,14 @@ static void bucketing_body(run *r)
 static void sorting_body(run *r)
 {
     clscan_sorter *s = sorter_create_step(r);
-    sort_step(r, s, 32, 5000, false);
+    sort_step(r, s, 32, false, 5000, false);
     key_bits_step(r, s, 12);
-    sort_step(r, s, 12, 3000, false);
+    sort_step(r, s, 12, false, 3000, false);
     key_bits_step(r, s, 24);
-    sort_step(r, s, 24, 3000, true);   /* an odd number of passes in place: from a copy */
+    sort_step(r, s, 24, false, 3000, true);   /* an odd number of passes in place: from a copy */
+    descending_step(r, s);
+    sort_step(r, s, 24, true, 3000, false);
+    segmented_sort_step(r, s, 24, 3000);
     clscan_sorter_release(s);
 }
 

@@ -13,7 +13,8 @@
 !   largest differences seen are about 100 times smaller);
 ! * device buffers made with clCreateBuffer (bound here): clscan_plan_create, clscan_enqueue,
 !   clscan_enqueue_with (host carry, total in a buffer, reverse), clscan_enqueue_recurrence,
-!   clscan_enqueue_segmented, clscan_enqueue_by_key, a custom operator from Fortran strings;
+!   clscan_enqueue_segmented, clscan_enqueue_by_key, a custom operator from Fortran strings, a
+!   descending radix sort of int16 keys, whole and in two segments;
 ! * bad calls: the documented status, clscan_last_error() or errmsg not empty, outputs untouched.
 !
 ! Exit status: 0 all checks passed, 1 a check failed, 77 no device, 99 a setup error.
@@ -879,6 +880,8 @@ contains
                             c_null_ptr, c_null_ptr)
     call expect_failure(status, CLSCAN_INVALID_PLAN, clscan_last_error(), "clscan_enqueue without a plan")
 
+    call test_sort_descending(context, queue)
+
     call clscan_plan_release(plan)
     call expect_success(clReleaseMemObject(src), "clReleaseMemObject")
     call expect_success(clReleaseMemObject(dst), "clReleaseMemObject")
@@ -888,6 +891,74 @@ contains
     call expect_success(clReleaseCommandQueue(queue), "clReleaseCommandQueue")
     call expect_success(clReleaseContext(context), "clReleaseContext")
   end subroutine test_device_buffers
+
+  ! A descending sort of int16 keys: the output does not increase and holds every key as often
+  ! as the input (counted per value); the same as a segmented sort of two segments; the sorter's
+  ! setters on NULL.
+  subroutine test_sort_descending(context, queue)
+    type(c_ptr), intent(in) :: context, queue
+    integer, parameter :: n = 20011, m = 7001, lo = -1000, hi = 1000
+    integer(c_int16_t), allocatable, target :: k(:), got(:)
+    integer(c_int64_t), allocatable :: r(:)
+    integer(c_int32_t), target :: offs(3)
+    integer :: counts(lo:hi), i
+    integer(c_int) :: err
+    type(c_ptr) :: sorter, kin, kout, obuf
+    allocate(k(n), got(n))
+    offs = [0, m, n]
+    r = random_ints(n, int(lo, c_int64_t), int(hi, c_int64_t))
+    k = int(r, c_int16_t)
+    kin = clCreateBuffer(context, ior(CL_MEM_READ_WRITE, CL_MEM_COPY_HOST_PTR), int(n, c_size_t) * 2, c_loc(k), err)
+    if (err /= CL_SUCCESS) call setup_error("clCreateBuffer", err)
+    kout = clCreateBuffer(context, CL_MEM_READ_WRITE, int(n, c_size_t) * 2, c_null_ptr, err)
+    if (err /= CL_SUCCESS) call setup_error("clCreateBuffer", err)
+    sorter = clscan_sorter_create(context, device, CLSCAN_INT16, 0_c_size_t, err)
+    call expect_success(err, "clscan_sorter_create(CLSCAN_INT16)")
+    if (err == CL_SUCCESS) then
+      call expect_success(clscan_sorter_set_descending(sorter, 1), "clscan_sorter_set_descending")
+      call expect_failure(clscan_sorter_set_key_range(sorter, 0, 8), CLSCAN_INVALID_KEY_BITS, clscan_last_error(), &
+                          "clscan_sorter_set_key_range of int16 keys")
+      call expect_success(clscan_sort_enqueue(sorter, queue, kin, 0_c_size_t, kout, 0_c_size_t, c_null_ptr, &
+                                              0_c_size_t, c_null_ptr, 0_c_size_t, int(n, c_size_t), 0_c_int32_t, &
+                                              c_null_ptr, c_null_ptr), "clscan_sort_enqueue (descending)")
+      call expect_success(clEnqueueReadBuffer(queue, kout, CL_TRUE, 0_c_size_t, int(n, c_size_t) * 2, c_loc(got), &
+                                              0_c_int32_t, c_null_ptr, c_null_ptr), "clEnqueueReadBuffer")
+      call expect(all(got(1:n - 1) >= got(2:n)), "descending sort: the output increases somewhere")
+      counts = 0
+      do i = 1, n
+        counts(k(i)) = counts(k(i)) + 1
+      end do
+      do i = 1, n
+        if (got(i) >= lo .and. got(i) <= hi) counts(got(i)) = counts(got(i)) - 1
+      end do
+      call expect(all(counts == 0), "descending sort: not the input's keys")
+      ! The same keys in two segments (CSR offsets 0, m, n), sorted each on its own, descending
+      obuf = clCreateBuffer(context, ior(CL_MEM_READ_WRITE, CL_MEM_COPY_HOST_PTR), 12_c_size_t, c_loc(offs), err)
+      if (err /= CL_SUCCESS) call setup_error("clCreateBuffer", err)
+      call expect_success(clscan_segmented_sort_enqueue(sorter, queue, kin, 0_c_size_t, kout, 0_c_size_t, c_null_ptr, &
+                                                        0_c_size_t, c_null_ptr, 0_c_size_t, int(n, c_size_t), &
+                                                        CLSCAN_UINT32, obuf, 0_c_size_t, 2_c_size_t, 0_c_int32_t, &
+                                                        c_null_ptr, c_null_ptr), "clscan_segmented_sort_enqueue")
+      call expect_success(clEnqueueReadBuffer(queue, kout, CL_TRUE, 0_c_size_t, int(n, c_size_t) * 2, c_loc(got), &
+                                              0_c_int32_t, c_null_ptr, c_null_ptr), "clEnqueueReadBuffer")
+      call expect(all(got(1:m - 1) >= got(2:m)) .and. all(got(m + 1:n - 1) >= got(m + 2:n)), &
+                  "segmented sort: a segment's output increases somewhere")
+      counts = 0
+      do i = 1, m
+        counts(k(i)) = counts(k(i)) + 1
+        if (got(i) >= lo .and. got(i) <= hi) counts(got(i)) = counts(got(i)) - 1
+      end do
+      call expect(all(counts == 0), "segmented sort: the first segment does not hold its own keys")
+      call expect_success(clReleaseMemObject(obuf), "clReleaseMemObject")
+      call clscan_sorter_release(sorter)
+    end if
+    call expect_failure(clscan_sorter_set_descending(c_null_ptr, 1), CLSCAN_INVALID_HANDLE, clscan_last_error(), &
+                        "clscan_sorter_set_descending without a sorter")
+    call expect_failure(clscan_sorter_set_key_range(c_null_ptr, 0, 8), CLSCAN_INVALID_HANDLE, clscan_last_error(), &
+                        "clscan_sorter_set_key_range without a sorter")
+    call expect_success(clReleaseMemObject(kin), "clReleaseMemObject")
+    call expect_success(clReleaseMemObject(kout), "clReleaseMemObject")
+  end subroutine test_sort_descending
 
   ! A blocking read of the first size(values) int64 values of a buffer.
   subroutine read_back(queue, buffer, values)

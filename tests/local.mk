@@ -29,7 +29,8 @@
 # select_test      predicates (float4, int, struct), partition, unique, unique_by_key, reduce_by_key
 #                  (non-commutative and custom operators) against the loop, bad input
 # bucket_test      bucketing: one bucket, more buckets than elements, empty and skewed, stability
-# radix_sort_test  every key type, special values, stability through values, low key bits
+# radix_sort_test  every key type (8 to 64 bits), special values, stability through values,
+#                  ascending and descending, low key bits and bit ranges, settings changed between sorts
 # swapped_comb.sh  noncomm_test with comb's arguments swapped (a kernel file replaced from
 #                  tests/hooks/swapped): must FAIL (XFAIL), proving the suite sees the order
 # kernel_variants.sh  noncomm_test, custom_test, segmented_test, offsets_test, options_test,

@@ -3,7 +3,7 @@
  * summed. */
 __kernel __attribute__((reqd_work_group_size(CLSCAN_WG, 1, 1)))
 void clscan_radix_histogram_columns(__global const K *keys, ulong keys_offset, ulong count, uint shift, K mask,
-                                    K clamp, __global uint *counts, uint nblocks)
+                                    K clamp, __global uint *counts, uint nblocks, uint flip)
 {
     __local count_t table[CELL(RADIX * CLSCAN_WG)];
     const uint li = get_local_id(0), g = get_group_id(0);
@@ -13,11 +13,11 @@ void clscan_radix_histogram_columns(__global const K *keys, ulong keys_offset, u
         table[CELL(d * CLSCAN_WG + li)] = 0;
     if (base + TILE <= count) {
         for (uint r = 0; r < CLSCAN_ITEMS; ++r)
-            table[CELL(digit_of(in[first + r], shift, mask, clamp) * CLSCAN_WG + li)] += 1;
+            table[CELL(digit_of(in[first + r], shift, mask, clamp, flip) * CLSCAN_WG + li)] += 1;
     } else {
         for (uint r = 0; r < CLSCAN_ITEMS; ++r)
             if (first + r < count)
-                table[CELL(digit_of(in[first + r], shift, mask, clamp) * CLSCAN_WG + li)] += 1;
+                table[CELL(digit_of(in[first + r], shift, mask, clamp, flip) * CLSCAN_WG + li)] += 1;
     }
     barrier(CLK_LOCAL_MEM_FENCE);
     for (uint d = li; d < RADIX; d += CLSCAN_WG) {

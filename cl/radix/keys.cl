@@ -4,13 +4,16 @@
  * radix/histogram_atomic.cl on GPUs), a scatter (radix/scatter_table.cl, or
  * cl/common/wg_sum.cl and radix/scatter_ranked.cl on GPUs with 256 work-items per work-group)
  * and radix/bucket_offsets.cl.  Build options:
- *   CLSCAN_KEY_TYPE     uint or ulong (keys are moved as bit patterns); CLSCAN_KEY_SIGN its top bit
+ *   CLSCAN_KEY_TYPE     uchar, ushort, uint or ulong (keys are moved as bit patterns); CLSCAN_KEY_SIGN
+ *                       its top bit
  *   CLSCAN_KEY_ORDER    0 unsigned, 1 signed (two's complement), 2 IEEE float (total order)
  *   CLSCAN_VALUE_WORD   the word values are moved in; CLSCAN_VALUE_WORDS per value (0: no values)
  *   CLSCAN_WG           work-items per work-group (a power of two, at most RADIX)
  *   CLSCAN_ITEMS        keys each work-item handles
- * A pass sorts by the digit (t >> shift) & (RADIX - 1) of t = min(order(key), clamp) & mask,
- * where order() maps the keys to unsigned integers of the same order.  A block is
+ * A pass sorts by the digit ((t >> shift) & (RADIX - 1)) ^ flip of t = min(order(key), clamp) & mask,
+ * where order() maps the keys to unsigned integers of the same order, mask keeps the bits sorted
+ * by and flip is 0 (ascending) or RADIX - 1 (descending: every digit inverted, so the stable
+ * passes give the reversed order with equal keys still in input order).  A block is
  * CLSCAN_WG * CLSCAN_ITEMS consecutive keys, one per work-group:
  *   histogram   counts[d * nblocks + b] = keys of block b with digit d;
  *   (the host scans counts exclusively with clscan: digit-major, so the offset of (d, b) is the
@@ -44,9 +47,9 @@ inline K order_bits(K k)
 typedef ushort count_t;
 #define CELL(x) ((x) + 2 * ((x) / RADIX))
 
-inline uint digit_of(K k, uint shift, K mask, K clamp)
+inline uint digit_of(K k, uint shift, K mask, K clamp, uint flip)
 {
-    return (uint)((min(order_bits(k), clamp) & mask) >> shift) & (RADIX - 1);
+    return ((uint)((min(order_bits(k), clamp) & mask) >> shift) & (RADIX - 1)) ^ flip;
 }
 
 /* Moves element i (key k, its value, its index) to position p of the outputs.  index_mode 0: no

@@ -18,7 +18,7 @@ void clscan_radix_scatter_ranked(__global const K *keys_in, ulong keys_in_offset
                                  __global VW *values_out, ulong values_out_offset, __global const uint *index_in,
                                  ulong index_in_offset, __global uint *index_out, ulong index_out_offset,
                                  uint index_mode, ulong count, uint shift, K mask, K clamp,
-                                 __global const uint *offsets, uint nblocks)
+                                 __global const uint *offsets, uint nblocks, uint flip)
 {
     __local uint counts_of[NWARPS * RADIX];    /* (warp, digit): keys ranked so far; then offsets */
     __local uint scratch[2 * NWARPS * RADIX];  /* two sets of (warp, digit) lane masks; the scan's buffer */
@@ -43,7 +43,7 @@ void clscan_radix_scatter_ranked(__global const K *keys_in, ulong keys_in_offset
     const uint first = w * 32 * CLSCAN_ITEMS + lane;
     for (uint r = 0; r < CLSCAN_ITEMS; ++r) {
         const uint pos = first + 32 * r;
-        const uint d = pos < in_block ? digit_of(in[base + pos], shift, mask, clamp) : NOT_A_DIGIT;
+        const uint d = pos < in_block ? digit_of(in[base + pos], shift, mask, clamp, flip) : NOT_A_DIGIT;
         digit[r] = d;
         /* Two sets of masks in turn: a round's masks are cleared while the next round fills
          * the other set, so two barriers per round suffice. */
@@ -86,7 +86,7 @@ void clscan_radix_scatter_ranked(__global const K *keys_in, ulong keys_in_offset
     for (uint rk = li; rk < in_block; rk += CLSCAN_WG) {
         const ulong i = base + order[rk];
         const K k = in[i];
-        move_element(i, dest[digit_of(k, shift, mask, clamp)] + rk, k, keys_out + keys_out_offset,
+        move_element(i, dest[digit_of(k, shift, mask, clamp, flip)] + rk, k, keys_out + keys_out_offset,
                      values_in + values_in_offset * CLSCAN_VALUE_WORDS,
                      values_out + values_out_offset * CLSCAN_VALUE_WORDS, index_in + index_in_offset,
                      index_out + index_out_offset, index_mode);

@@ -9,7 +9,7 @@ void clscan_radix_scatter_table(__global const K *keys_in, ulong keys_in_offset,
                                 __global VW *values_out, ulong values_out_offset, __global const uint *index_in,
                                 ulong index_in_offset, __global uint *index_out, ulong index_out_offset,
                                 uint index_mode, ulong count, uint shift, K mask, K clamp,
-                                __global const uint *offsets, uint nblocks)
+                                __global const uint *offsets, uint nblocks, uint flip)
 {
     __local count_t table[CELL(RADIX * CLSCAN_WG)];
     __local uint seg[CLSCAN_WG];
@@ -22,7 +22,7 @@ void clscan_radix_scatter_table(__global const K *keys_in, ulong keys_in_offset,
         table[CELL(d * CLSCAN_WG + li)] = 0;
     for (uint r = 0; r < CLSCAN_ITEMS; ++r)
         if (first + r < count)
-            table[CELL(digit_of(in[first + r], shift, mask, clamp) * CLSCAN_WG + li)] += 1;
+            table[CELL(digit_of(in[first + r], shift, mask, clamp, flip) * CLSCAN_WG + li)] += 1;
     barrier(CLK_LOCAL_MEM_FENCE);
 
     /* Exclusive scan of the table in (digit, work-item) order: work-item li scans the entries
@@ -52,7 +52,7 @@ void clscan_radix_scatter_table(__global const K *keys_in, ulong keys_in_offset,
         const ulong i = first + r;
         if (i < count) {
             const K k = in[i];
-            const uint d = digit_of(k, shift, mask, clamp), x = CELL(d * CLSCAN_WG + li);
+            const uint d = digit_of(k, shift, mask, clamp, flip), x = CELL(d * CLSCAN_WG + li);
             const uint p = dest[d] + table[x];
             table[x] += 1;
             move_element(i, p, k, keys_out + keys_out_offset, values_in + values_in_offset * CLSCAN_VALUE_WORDS,
