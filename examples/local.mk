@@ -3,7 +3,7 @@
 # (-I the include directory, -lclscan: here through libtool, against the build tree).
 EXAMPLES_ = examples/iir_filter examples/fill_forward examples/particles_compact examples/spatial_grid \
 	examples/parallel_alloc examples/sort_floats examples/chunked_scan examples/discounted_return \
-	examples/csr_row_sum examples/cell_charges
+	examples/csr_row_sum examples/cell_charges examples/cell_energy_sort
 check_PROGRAMS += $(EXAMPLES_)
 TESTS += $(EXAMPLES_)
 EXTRA_DIST += examples/example_device.h
@@ -27,6 +27,8 @@ examples_csr_row_sum_SOURCES = examples/csr_row_sum.c examples/example_device.h
 examples_csr_row_sum_LDADD = $(EXAMPLES_LDADD_)
 examples_cell_charges_SOURCES = examples/cell_charges.c examples/example_device.h
 examples_cell_charges_LDADD = $(EXAMPLES_LDADD_)
+examples_cell_energy_sort_SOURCES = examples/cell_energy_sort.c examples/example_device.h
+examples_cell_energy_sort_LDADD = $(EXAMPLES_LDADD_)
 
 # The Fortran example, with the module clscan (fortran/local.mk), when configure found a Fortran
 # compiler.
