@@ -128,7 +128,8 @@ check-valgrind:
 #                  the library's OpenCL references and heap blocks; the program walks k over every
 #                  such call of sequences that touch every public function (plans, scans of one and
 #                  many tiles with both algorithms, segmented, by key and by offsets, tuning, variants
-#                  and algorithms, compaction, bucketing, sorting, clscan_host, releases, cache clear),
+#                  and algorithms, compaction, bucketing, sorting, clscan_host, releases, cache clear,
+#                  the on-disk program cache: its binaries loaded, and stored from an empty directory),
 #                  on in-order and out-of-order queues with the inputs behind user events.  For each
 #                  k: an error with the outputs untouched, or the right result; the same sequence
 #                  right again without a fault; no crash; nothing left behind in the books.  It
