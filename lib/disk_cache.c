@@ -5,10 +5,11 @@
  *   the key's length, the binary's length (8 bytes each),
  *   the key, the binary,
  *   a checksum of everything before it (8 bytes).
- * Numbers are little-endian.  The checksum is FNV-1a (Fowler, Noll, Vo) taken over 64-bit words
- * instead of bytes (eight times fewer multiplications: a binary of several MiB is hashed in a
- * millisecond); it catches torn and damaged files, not attacks: the directory is the user's
- * own (created 0700, files 0600). */
+ * Numbers are little-endian.  The checksum, and the hash of the key that names the file, is
+ * FNV-1a (Fowler, Noll, Vo) taken over 64-bit words instead of bytes (eight times fewer
+ * multiplications: a binary of several MiB is hashed in a millisecond), mixed (hash_words); it
+ * catches torn and damaged files, not attacks: the directory is the user's own (created 0700,
+ * files 0600). */
 #include "disk_cache.h"
 #include "environment.h"
 
@@ -40,16 +41,25 @@ struct clscan_disk_key {
 #define FNV_OFFSET 0xcbf29ce484222325u
 #define FNV_PRIME 0x100000001b3u
 
+/* Each step is a bijection of h for a given word (xor, an odd multiplier, a xorshift), so two
+ * inputs that differ in one word always hash differently.  The xorshift folds the high bits
+ * down, since a multiplication only carries upwards; MurmurHash3's finaliser (Appleby) mixes the
+ * end, so that every bit of the file's name depends on every byte of the key. */
 static uint64_t hash_words(uint64_t h, const unsigned char *p, size_t n)
 {
     for (; n >= 8; p += 8, n -= 8) {
         uint64_t w;
         memcpy(&w, p, 8);
         h = (h ^ w) * FNV_PRIME;
+        h ^= h >> 29;
     }
     for (; n; ++p, --n)
         h = (h ^ *p) * FNV_PRIME;
-    return h;
+    h ^= h >> 33;
+    h *= 0xff51afd7ed558ccdu;
+    h ^= h >> 33;
+    h *= 0xc4ceb9fe1a85ec53u;
+    return h ^ (h >> 33);
 }
 
 static void put_u32(unsigned char *p, uint32_t v)
