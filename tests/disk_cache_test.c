@@ -263,13 +263,23 @@ static void damage(const char *path, int how)
     size_t size;
     read_file(path, &data, &size);
     ck_assert_msg(size > 64, "%s has %zu bytes", path, size);
+    /* The format (lib/disk_cache.c): a header of 32 bytes with the key's length at 16 and the
+     * binary's at 24 (little-endian), the key, the binary, a checksum of 8 bytes. */
+    uint64_t key_len = 0, bin_len = 0;
+    for (int i = 7; i >= 0; --i) {
+        key_len = key_len << 8 | data[16 + i];
+        bin_len = bin_len << 8 | data[24 + i];
+    }
+    ck_assert_msg(key_len > 0 && bin_len > 0 && 32 + key_len + bin_len + 8 == size,
+                  "%s: lengths %llu and %llu in a file of %zu bytes", path, (unsigned long long)key_len,
+                  (unsigned long long)bin_len, size);
     switch (how) {
-    case FLIP_BINARY:   /* the binary ends 8 bytes before the file (the checksum) */
-        data[size - 9 - tu_rand_below(size / 4)] ^= (unsigned char)(1u << tu_rand_below(8));
+    case FLIP_BINARY:
+        data[32 + key_len + tu_rand_below(bin_len)] ^= (unsigned char)(1u << tu_rand_below(8));
         write_file(path, data, size);
         break;
-    case FLIP_KEY:      /* the key starts after the 32 bytes of the header */
-        data[32 + tu_rand_below(64)] ^= 0x20;
+    case FLIP_KEY:
+        data[32 + tu_rand_below(key_len)] ^= (unsigned char)(1u << tu_rand_below(8));
         write_file(path, data, size);
         break;
     case HALF:
