@@ -14,6 +14,15 @@ bench-options: bench/clscan-bench-options$(EXEEXT)
 	$(builddir)/bench/clscan-bench-options$(EXEEXT) $(BENCH_ARGS)
 .PHONY: bench-options
 
+# What a new process pays before its first result, with the on-disk program cache cold and warm
+# ('make bench-startup'; BENCH_ARGS="--fresh-env POCL_CACHE_DIR" empties PoCL's own cache too).
+noinst_PROGRAMS += bench/clscan-bench-startup
+bench_clscan_bench_startup_SOURCES = bench/clscan-bench-startup.c
+bench_clscan_bench_startup_LDADD = lib/libclscan.la $(OPENCL_LIBS)
+bench-startup: bench/clscan-bench-startup$(EXEEXT)
+	$(builddir)/bench/clscan-bench-startup$(EXEEXT) $(BENCH_ARGS)
+.PHONY: bench-startup
+
 BENCH_PEERS =
 BENCH_PEER_ARGS =
 BENCH_ARGS =

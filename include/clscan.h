@@ -378,7 +378,9 @@ CLSCAN_API cl_int clscan_enqueue_recurrence(clscan_plan *plan, cl_command_queue 
 
 /* Releases every cached program, and the default context and queue of clscan_host.  Plans
  * created before stay valid (they hold their own references).  Cached programs keep their
- * contexts alive until this is called. */
+ * contexts alive until this is called.  The on-disk cache of program binaries (CLSCAN_CACHE_DIR,
+ * default $XDG_CACHE_HOME/clscan or $HOME/.cache/clscan; empty: off) is left as it is: no file
+ * is deleted. */
 CLSCAN_API void clscan_cache_clear(void);
 
 /* The library's version, "MAJOR.MINOR.PATCH". */

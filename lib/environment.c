@@ -2,6 +2,8 @@
 #include "environment.h"
 #include "variant.h"
 
+#include <pthread.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -13,6 +15,33 @@ static const char *nonempty(const char *s)
 const char *clscan_env_device(void)
 {
     return nonempty(getenv("CLSCAN_DEVICE"));
+}
+
+static char cache_dir[4096];
+static const char *cache_dir_result;
+static pthread_once_t cache_dir_once = PTHREAD_ONCE_INIT;
+
+/* Once per process: the environment of a running program rarely changes, and a cache whose
+ * directory moved between two plans would only cost a build. */
+static void read_cache_dir(void)
+{
+    const char *set = getenv("CLSCAN_CACHE_DIR");
+    const char *xdg = nonempty(getenv("XDG_CACHE_HOME"));
+    const char *home = nonempty(getenv("HOME"));
+    int n = -1;
+    if (set)   /* empty: the cache is off */
+        n = *set ? snprintf(cache_dir, sizeof cache_dir, "%s", set) : -1;
+    else if (xdg && xdg[0] == '/')
+        n = snprintf(cache_dir, sizeof cache_dir, "%s/clscan", xdg);
+    else if (home)
+        n = snprintf(cache_dir, sizeof cache_dir, "%s/.cache/clscan", home);
+    cache_dir_result = n > 0 && (size_t)n < sizeof cache_dir ? cache_dir : NULL;
+}
+
+const char *clscan_env_cache_dir(void)
+{
+    pthread_once(&cache_dir_once, read_cache_dir);
+    return cache_dir_result;
 }
 
 /* The index of value (length n) in names (NULL-terminated), or -1. */

@@ -3,9 +3,11 @@
  *   CLSCAN_KERNEL_DIR  directories to read the kernels' OpenCL C files from instead of the
  *                      embedded copies, for kernel development;
  *   CLSCAN_DEVELOP     developer switches: overrides of what the library decides from the
- *                      device, for kernel development and the tests (doc/hacking.md).
+ *                      device, for kernel development and the tests (doc/hacking.md);
+ *   CLSCAN_CACHE_DIR   the directory of the on-disk program cache (disk_cache.h), with
+ *                      XDG_CACHE_HOME and HOME for its default.
  * Each is read once per call that needs it (a plan, a handle, a default device), never in a
- * loop. */
+ * loop; the cache's directory once per process. */
 #ifndef CLSCAN_ENVIRONMENT_H
 #define CLSCAN_ENVIRONMENT_H
 
@@ -29,5 +31,10 @@ typedef struct clscan_dev_options {
 cl_int clscan_env_dev_options(const char *fn, clscan_dev_options *dev);
 /* CLSCAN_DEVICE, or NULL when unset or empty. */
 const char *clscan_env_device(void);
+/* The directory of the on-disk program cache, decided at the first call (thread-safe) and kept
+ * for the process: CLSCAN_CACHE_DIR if set and not empty; none (NULL) if set but empty;
+ * otherwise $XDG_CACHE_HOME/clscan (an absolute XDG_CACHE_HOME, as the XDG specification
+ * asks), else $HOME/.cache/clscan; NULL where none of them gives a path. */
+const char *clscan_env_cache_dir(void);
 
 #endif

@@ -1,8 +1,10 @@
 /* Built programs, cached per (context, device, build options, source).  The cache holds a
  * reference to each program, which keeps its context alive until clscan_cache_clear(); holding
  * it also means a cached context's address cannot be reused by a new context, so the key stays
- * unambiguous. */
+ * unambiguous.  Below it, the on-disk cache of binaries (disk_cache.h) spares a new process the
+ * compiler. */
 #include "program.h"
+#include "disk_cache.h"
 #include "source.h"
 
 #include <pthread.h>
@@ -58,7 +60,21 @@ static char *copy_string(const char *s)
     return c ? memcpy(c, s, n) : NULL;
 }
 
-/* The cached program or a new build (with the cache's lock held: two threads asking for the
+/* The program from the disk cache's binary, else built from source (and then stored there). */
+static cl_int load_or_build(const char *fn, cl_context context, cl_device_id device, const char *source,
+                            const char *options, cl_program *program)
+{
+    clscan_disk_key *key = clscan_disk_key_make(device, source, options);
+    cl_program p = key ? clscan_disk_cache_load(key, context, device, options) : NULL;
+    cl_int err = CL_SUCCESS;
+    if (!p && (err = build(fn, context, device, source, options, &p)) == CL_SUCCESS && key)
+        clscan_disk_cache_store(key, p, device);
+    clscan_disk_key_free(key);
+    *program = p;
+    return err;
+}
+
+/* The cached program or a new one (with the cache's lock held: two threads asking for the
  * same program build it once). */
 static cl_int cached(const char *fn, cl_context context, cl_device_id device, const char *source, const char *options,
                      cl_program *program)
@@ -72,7 +88,7 @@ static cl_int cached(const char *fn, cl_context context, cl_device_id device, co
         }
     }
     cl_program p = NULL;
-    cl_int err = build(fn, context, device, source, options, &p);
+    cl_int err = load_or_build(fn, context, device, source, options, &p);
     if (err != CL_SUCCESS)
         return err;
     cache_entry *e = calloc(1, sizeof *e);

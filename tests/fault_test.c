@@ -44,7 +44,9 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <dirent.h>
 #include <sys/mman.h>
+#include <sys/stat.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
@@ -1047,6 +1049,47 @@ static void host_body(run *r)
     host_step(r, &max_i64_excl, 5000, true);
 }
 
+/* The on-disk program cache's way in: builds from source stored (clGetProgramInfo, the file's
+ * buffers) in a directory of the walk's own, emptied before each run; the other scenarios find
+ * their programs' files in the suite's cache (CLSCAN_CACHE_DIR) and take the binary's way. */
+static char disk_dir[256];
+
+static void disk_setup(void)
+{
+    if (!disk_dir[0]) {   /* the walk's first run: before the library reads CLSCAN_CACHE_DIR */
+        const char *tmp = getenv("TMPDIR");
+        snprintf(disk_dir, sizeof disk_dir, "%s/clscan-fault-test-XXXXXX", tmp && *tmp ? tmp : "/tmp");
+        if (!mkdtemp(disk_dir) || setenv("CLSCAN_CACHE_DIR", disk_dir, 1) != 0) {
+            perror("fault_test: the disk cache's directory");
+            exit(99);
+        }
+    }
+}
+
+static void disk_cleanup(void)
+{
+    DIR *d = opendir(disk_dir);
+    for (struct dirent *e; d && (e = readdir(d));) {
+        char path[512];
+        if (strcmp(e->d_name, ".") != 0 && strcmp(e->d_name, "..") != 0 &&
+            (size_t)snprintf(path, sizeof path, "%s/%s", disk_dir, e->d_name) < sizeof path)
+            unlink(path);
+    }
+    if (d)
+        closedir(d);
+    rmdir(disk_dir);   /* the library makes it again */
+}
+
+static void disk_body(run *r)
+{
+    clscan_plan *p1 = create_step(r, &sum_u32_incl);
+    scan_step(r, p1, &sum_u32_incl, PLAIN, 1000);
+    clscan_plan *p2 = create_custom_step(r);
+    scan_step(r, p2, &custom_max_spec, PLAIN, 1000);
+    release_plan(&p1);
+    release_plan(&p2);
+}
+
 typedef struct scenario {
     const char *name;
     bool cold;             /* the cleanup clears the library's cache: the body builds its programs */
@@ -1071,6 +1114,7 @@ static const scenario scenarios[] = {
     {"sorting/in-order", false, false, no_setup, sorting_body, no_setup},
     {"sorting/out-of-order", false, true, no_setup, sorting_body, no_setup},
     {"host", true, false, no_setup, host_body, no_setup},
+    {"disk-store", true, false, disk_setup, disk_body, disk_cleanup},
 };
 #define NSCENARIOS (sizeof scenarios / sizeof scenarios[0])
 

@@ -31,6 +31,12 @@
 # bucket_test      bucketing: one bucket, more buckets than elements, empty and skewed, stability
 # radix_sort_test  every key type (8 to 64 bits), special values, stability through values,
 #                  ascending and descending, low key bits and bit ranges, settings changed between sorts
+# disk_cache_test  the on-disk program cache, through child processes (the cache's directory is
+#                  read once per process): a second process takes the stored binary (built-in and
+#                  custom operators); damaged, truncated, empty, foreign files and a directory in
+#                  a file's place cost a build and are replaced; an empty CLSCAN_CACHE_DIR turns
+#                  it off; the default directories; a directory that cannot be made; processes
+#                  at once leave one whole file and no temporary ones
 # swapped_comb.sh  noncomm_test with comb's arguments swapped (a kernel file replaced from
 #                  tests/hooks/swapped): must FAIL (XFAIL), proving the suite sees the order
 # kernel_variants.sh  noncomm_test, custom_test, segmented_test, offsets_test, options_test,
@@ -40,6 +46,15 @@
 #                  and allocation calls (the block at the end of this file)
 EXTRA_DIST += tests/swapped_comb.sh tests/kernel_variants.sh tests/valgrind.supp \
 	tests/hooks/swapped/scan/combine.cl tests/hooks/unpublished/scan/status_separate.cl
+# The on-disk program cache of every test (and example) run by make check: in the build tree,
+# never the user's.  The suite's programs share it (a program is compiled once, not once per
+# test program), the fault-injection tests fail calls on its way, 'make clean' removes it.
+AM_TESTS_ENVIRONMENT = CLSCAN_CACHE_DIR='$(abs_top_builddir)/tests/program-cache'; export CLSCAN_CACHE_DIR;
+clean-local: clean-program-cache
+clean-program-cache:
+	-rm -rf tests/program-cache
+.PHONY: clean-program-cache
+
 # Test scripts run through the shell (no need for the executable bit).
 TEST_EXTENSIONS = .sh
 SH_LOG_COMPILER = $(SHELL)
@@ -48,7 +63,7 @@ if ENABLE_TESTS
 TEST_PROGRAMS_ = tests/scan_test tests/multilevel_test tests/noncomm_test tests/errors_test tests/threads_test \
 	tests/lookback_test tests/custom_test tests/options_test tests/recurrence_test tests/accuracy_test \
 	tests/segmented_test tests/host_test tests/offsets_test tests/compact_test tests/bucket_test \
-	tests/radix_sort_test tests/select_test
+	tests/radix_sort_test tests/select_test tests/disk_cache_test
 check_PROGRAMS += $(TEST_PROGRAMS_)
 TESTS += $(TEST_PROGRAMS_) tests/swapped_comb.sh tests/kernel_variants.sh
 XFAIL_TESTS += tests/swapped_comb.sh
@@ -77,13 +92,14 @@ tests_compact_test_SOURCES = tests/compact_test.c $(TESTUTIL_)
 tests_select_test_SOURCES = tests/select_test.c $(TESTOPS_) $(TESTUTIL_)
 tests_bucket_test_SOURCES = tests/bucket_test.c $(TESTUTIL_)
 tests_radix_sort_test_SOURCES = tests/radix_sort_test.c $(TESTUTIL_)
+tests_disk_cache_test_SOURCES = tests/disk_cache_test.c $(TESTUTIL_)
 # The two that read kernel files of the source tree when run by hand (make check tells them
 # through CLSCAN_SRCDIR).
 tests_errors_test_CPPFLAGS = $(AM_CPPFLAGS) -DCLSCAN_TEST_SRCDIR='"$(abs_top_srcdir)"'
 tests_lookback_test_CPPFLAGS = $(AM_CPPFLAGS) -DCLSCAN_TEST_SRCDIR='"$(abs_top_srcdir)"'
 
 # The source tree (for the kernel sources and test hooks) and the programs the scripts run.
-AM_TESTS_ENVIRONMENT = \
+AM_TESTS_ENVIRONMENT += \
 	CLSCAN_SRCDIR='$(abs_top_srcdir)'; export CLSCAN_SRCDIR; \
 	NONCOMM_TEST='$(abs_top_builddir)/tests/noncomm_test'; export NONCOMM_TEST; \
 	CUSTOM_TEST='$(abs_top_builddir)/tests/custom_test'; export CUSTOM_TEST; \
@@ -116,7 +132,8 @@ check-valgrind:
 #                  the library's OpenCL references and heap blocks; the program walks k over every
 #                  such call of sequences that touch every public function (plans, scans of one and
 #                  many tiles with both algorithms, segmented, by key and by offsets, tuning, variants
-#                  and algorithms, compaction, bucketing, sorting, clscan_host, releases, cache clear),
+#                  and algorithms, compaction, bucketing, sorting, clscan_host, releases, cache clear,
+#                  the on-disk program cache: its binaries loaded, and stored from an empty directory),
 #                  on in-order and out-of-order queues with the inputs behind user events.  For each
 #                  k: an error with the outputs untouched, or the right result; the same sequence
 #                  right again without a fault; no crash; nothing left behind in the books.  It

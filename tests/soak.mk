@@ -8,5 +8,5 @@ tests_soak_SOURCES = tests/soak.c
 tests_soak_LDADD = support/libclscan_support.la lib/libclscan.la $(OPENCL_LIBS) -lm
 
 soak: tests/soak$(EXEEXT)
-	$(builddir)/tests/soak$(EXEEXT) --seconds=$(SOAK_SECONDS) $(SOAK_ARGS)
+	CLSCAN_CACHE_DIR='$(abs_top_builddir)/tests/program-cache' $(builddir)/tests/soak$(EXEEXT) --seconds=$(SOAK_SECONDS) $(SOAK_ARGS)
 .PHONY: soak

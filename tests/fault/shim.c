@@ -383,7 +383,7 @@ STATUS_CALL(clGetDeviceInfo, CL_OUT_OF_HOST_MEMORY,
             (device, name, size, value, size_ret))
 
 /* WRAP(clGetContextInfo) WRAP(clGetCommandQueueInfo) WRAP(clGetMemObjectInfo) WRAP(clGetEventInfo)
- * WRAP(clGetKernelWorkGroupInfo) WRAP(clGetProgramBuildInfo) */
+ * WRAP(clGetKernelWorkGroupInfo) WRAP(clGetProgramBuildInfo) WRAP(clGetProgramInfo) */
 STATUS_CALL(clGetContextInfo, CL_OUT_OF_HOST_MEMORY,
             (cl_context context, cl_context_info name, size_t size, void *value, size_t *size_ret),
             (context, name, size, value, size_ret))
@@ -404,9 +404,12 @@ STATUS_CALL(clGetProgramBuildInfo, CL_OUT_OF_HOST_MEMORY,
             (cl_program program, cl_device_id device, cl_program_build_info name, size_t size, void *value,
              size_t *size_ret),
             (program, device, name, size, value, size_ret))
+STATUS_CALL(clGetProgramInfo, CL_OUT_OF_HOST_MEMORY,
+            (cl_program program, cl_program_info name, size_t size, void *value, size_t *size_ret),
+            (program, name, size, value, size_ret))
 
 /* WRAP(clCreateContext) WRAP(clCreateCommandQueue) WRAP(clCreateBuffer) WRAP(clCreateProgramWithSource)
- * WRAP(clCreateKernel) WRAP(clBuildProgram) WRAP(clSetKernelArg) */
+ * WRAP(clCreateProgramWithBinary) WRAP(clCreateKernel) WRAP(clBuildProgram) WRAP(clSetKernelArg) */
 CREATE_CALL(cl_context, clCreateContext, K_CONTEXT, CL_OUT_OF_HOST_MEMORY,
             (const cl_context_properties *properties, cl_uint num_devices, const cl_device_id *devices,
              void(CL_CALLBACK *notify)(const char *, const void *, size_t, void *), void *user_data,
@@ -422,6 +425,10 @@ CREATE_CALL(cl_mem, clCreateBuffer, K_MEM, CL_MEM_OBJECT_ALLOCATION_FAILURE,
 CREATE_CALL(cl_program, clCreateProgramWithSource, K_PROGRAM, CL_OUT_OF_HOST_MEMORY,
             (cl_context context, cl_uint count, const char **strings, const size_t *lengths, cl_int *errcode_ret),
             (context, count, strings, lengths, errcode_ret))
+CREATE_CALL(cl_program, clCreateProgramWithBinary, K_PROGRAM, CL_OUT_OF_HOST_MEMORY,
+            (cl_context context, cl_uint num_devices, const cl_device_id *devices, const size_t *lengths,
+             const unsigned char **binaries, cl_int *binary_status, cl_int *errcode_ret),
+            (context, num_devices, devices, lengths, binaries, binary_status, errcode_ret))
 CREATE_CALL(cl_kernel, clCreateKernel, K_KERNEL, CL_OUT_OF_HOST_MEMORY,
             (cl_program program, const char *name, cl_int *errcode_ret), (program, name, errcode_ret))
 /* A failed build is one the compiler ran: forwarded, then CL_BUILD_PROGRAM_FAILURE, so that the
