@@ -28,6 +28,9 @@
 # compact_test     compaction: densities, element sizes, block boundaries, indices, blocking call
 # select_test      predicates (float4, int, struct), partition, unique, unique_by_key, reduce_by_key
 #                  (non-commutative and custom operators) against the loop, bad input
+# axis_test        clscan_enqueue_axis along rows and columns of pitched 2-D arrays (1x1 to 4x2^20
+#                  and 2^16x3) against the reference of each line, bitwise, gaps and guards
+#                  untouched, in place, empty arrays, bad input
 # bucket_test      bucketing: one bucket, more buckets than elements, empty and skewed, stability
 # radix_sort_test  every key type (8 to 64 bits), special values, stability through values,
 #                  ascending and descending, low key bits and bit ranges, settings changed between sorts
@@ -48,7 +51,7 @@ if ENABLE_TESTS
 TEST_PROGRAMS_ = tests/scan_test tests/multilevel_test tests/noncomm_test tests/errors_test tests/threads_test \
 	tests/lookback_test tests/custom_test tests/options_test tests/recurrence_test tests/accuracy_test \
 	tests/segmented_test tests/host_test tests/offsets_test tests/compact_test tests/bucket_test \
-	tests/radix_sort_test tests/select_test
+	tests/radix_sort_test tests/select_test tests/axis_test
 check_PROGRAMS += $(TEST_PROGRAMS_)
 TESTS += $(TEST_PROGRAMS_) tests/swapped_comb.sh tests/kernel_variants.sh
 XFAIL_TESTS += tests/swapped_comb.sh
@@ -73,6 +76,7 @@ tests_host_test_SOURCES = tests/host_test.c $(TESTUTIL_)
 tests_accuracy_test_SOURCES = tests/accuracy_test.c $(TESTUTIL_)
 tests_segmented_test_SOURCES = tests/segmented_test.c $(TESTOPS_) $(TESTUTIL_)
 tests_offsets_test_SOURCES = tests/offsets_test.c $(TESTOPS_) $(TESTUTIL_)
+tests_axis_test_SOURCES = tests/axis_test.c $(TESTOPS_) $(TESTUTIL_)
 tests_compact_test_SOURCES = tests/compact_test.c $(TESTUTIL_)
 tests_select_test_SOURCES = tests/select_test.c $(TESTOPS_) $(TESTUTIL_)
 tests_bucket_test_SOURCES = tests/bucket_test.c $(TESTUTIL_)
