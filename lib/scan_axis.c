@@ -67,10 +67,16 @@ static cl_int axis_commands(const clscan_axis_job *a, clscan_chain *c, cl_mem to
 {
     const cl_ulong nlines = a->nlines, n = a->n, b = block, nb = nblocks;
     const cl_uint use = nblocks > 1;
-    const size_t items = a->nlines * nblocks;
+    /* Along columns on CPUs: the kernels in lockstep (cl/scan/axis.cl), in work-groups no wider
+     * than the lines (their padding steps too). */
+    const int lockstep = a->columns && !a->data->variant.gpu;
+    while (lockstep && wg > 1 && wg / 2 >= a->nlines)
+        wg /= 2;
+    /* Each block's lines padded to whole work-groups: a work-group's work-items share a block. */
+    const size_t items = ceil_div(a->nlines, wg) * wg * nblocks;
     cl_int err = CL_SUCCESS;
     if (use) {
-        cl_kernel k = a->data->axis_reduce;
+        cl_kernel k = lockstep ? a->data->axis_reduce_lockstep : a->data->axis_reduce;
         err = src_args(a, k);
         ARG(k, 4, nlines);
         ARG(k, 5, n);
@@ -86,7 +92,7 @@ static cl_int axis_commands(const clscan_axis_job *a, clscan_chain *c, cl_mem to
         if ((err = launch(err, c, k, a->nlines, wg, 0)) != CL_SUCCESS)
             return err;
     }
-    cl_kernel k = a->data->axis_scan;
+    cl_kernel k = lockstep ? a->data->axis_scan_lockstep : a->data->axis_scan;
     err = src_args(a, k);
     ARG(k, 4, a->dst);
     ARG(k, 5, a->dst_offset);
@@ -175,7 +181,7 @@ CLSCAN_API cl_int clscan_enqueue_axis(clscan_plan *plan, cl_command_queue queue,
     clscan_axis_job a = {.src = src, .dst = dst, .src_offset = src_offset, .dst_offset = dst_offset,
                          .src_line_stride = rows_axis ? src_row_pitch : 1, .src_step = rows_axis ? 1 : src_row_pitch,
                          .dst_line_stride = rows_axis ? dst_row_pitch : 1, .dst_step = rows_axis ? 1 : dst_row_pitch,
-                         .nlines = rows_axis ? rows : cols, .n = rows_axis ? cols : rows};
+                         .nlines = rows_axis ? rows : cols, .n = rows_axis ? cols : rows, .columns = !rows_axis};
     pthread_mutex_lock(&plan->lock);
     err = clscan_plan_program(plan, fn, CLSCAN_PROGRAM_AXIS, &a.data);
     if (err == CL_SUCCESS)

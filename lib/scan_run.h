@@ -67,6 +67,7 @@ typedef struct clscan_axis_job {
     cl_ulong src_offset, src_line_stride, src_step;
     cl_ulong dst_offset, dst_line_stride, dst_step;
     size_t nlines, n;
+    int columns;                       /* along columns (the CPUs' kernels in lockstep) */
 } clscan_axis_job;
 
 /* Work-items per work-group of the axis kernels on a device. */
