@@ -37,7 +37,7 @@
 # swapped_comb.sh  noncomm_test with comb's arguments swapped (a kernel file replaced from
 #                  tests/hooks/swapped): must FAIL (XFAIL), proving the suite sees the order
 # kernel_variants.sh  noncomm_test, custom_test, segmented_test, offsets_test, options_test,
-#                  recurrence_test, accuracy_test and the algorithms' tests on the kernel variants
+#                  recurrence_test, accuracy_test and the algorithms' tests (axis_test too) on the kernel variants
 #                  the default device does not use (developer switches)
 # fault_test.sh, fault_order_test.sh, fault_outputs.sh  fault injection into the library's OpenCL
 #                  and allocation calls (the block at the end of this file)
@@ -97,7 +97,8 @@ AM_TESTS_ENVIRONMENT = \
 	RECURRENCE_TEST='$(abs_top_builddir)/tests/recurrence_test'; export RECURRENCE_TEST; \
 	ACCURACY_TEST='$(abs_top_builddir)/tests/accuracy_test'; export ACCURACY_TEST; \
 	ALGO_TESTS='$(abs_top_builddir)/tests/compact_test $(abs_top_builddir)/tests/bucket_test \
-	$(abs_top_builddir)/tests/radix_sort_test $(abs_top_builddir)/tests/select_test'; export ALGO_TESTS;
+	$(abs_top_builddir)/tests/radix_sort_test $(abs_top_builddir)/tests/select_test \
+	$(abs_top_builddir)/tests/axis_test'; export ALGO_TESTS;
 endif
 
 # 'make check-valgrind': test programs under valgrind's memcheck (definite leaks and memory
