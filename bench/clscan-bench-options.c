@@ -7,6 +7,10 @@
  *                63 elements, a few empty) against clscan_enqueue_segmented given the heads, the
  *                same with the pass that makes the heads from the offsets before it, and the
  *                reduction by segment (dst NULL, the totals only);
+ *   axis         clscan_enqueue_axis (float SUM) along the rows and along the columns of 2^24
+ *                floats as 2^12 x 2^12, 16 x 2^20 and 2^20 x 16 (rows x cols, pitch = cols),
+ *                against clscan_enqueue of the same 2^24 floats as one array (--axis: these
+ *                rows alone);
  *   host         clscan_host over the caller's memory against the copying path (the developer
  *                switch host=copy), wall time of the whole call.
  * Device times as clscan-bench measures them (a marker before, the last command's end after;
@@ -98,6 +102,8 @@ typedef struct args {
     const void *a_const;
     size_t n, scalar, bytes, nsegments;
     int with_pairing;
+    clscan_axis axis;
+    size_t rows, cols;
 } args;
 
 static cl_int run_recurrence(const ctx *c, void *p, cl_event *ev)
@@ -142,6 +148,13 @@ static cl_int run_reduce(const ctx *c, void *p, cl_event *ev)
     const args *x = p;
     const clscan_scan_options o = {.total = x->total};
     return clscan_enqueue_with(x->plan, c->queue, x->src, 0, NULL, 0, x->n, &o, 0, NULL, ev);
+}
+
+static cl_int run_axis(const ctx *c, void *p, cl_event *ev)
+{
+    const args *x = p;
+    return clscan_enqueue_axis(x->plan, c->queue, x->axis, x->src, 0, x->cols, x->dst, 0, x->cols, x->rows, x->cols,
+                               0, NULL, ev);
 }
 
 static cl_int run_offsets(const ctx *c, void *p, cl_event *ev)
@@ -436,11 +449,71 @@ static int bench_host(const ctx *c, size_t n, const char *spec)
     return wrong;
 }
 
+/* Whether out holds the scans of the lines of in (rows x cols, dense) along axis. */
+static int axis_right(const float *in, const float *out, size_t rows, size_t cols, clscan_axis axis, float *line,
+                      float *want)
+{
+    const int along_rows = axis == CLSCAN_ALONG_ROWS;
+    const size_t nlines = along_rows ? rows : cols, n = along_rows ? cols : rows;
+    const size_t stride = along_rows ? cols : 1, step = along_rows ? 1 : cols;
+    for (size_t l = 0; l < nlines; ++l) {
+        for (size_t k = 0; k < n; ++k)
+            line[k] = in[l * stride + k * step];
+        sup_reference(CLSCAN_SUM, CLSCAN_FLOAT, CLSCAN_INCLUSIVE, line, want, n);
+        for (size_t k = 0; k < n; ++k)
+            if (memcmp(&want[k], &out[l * stride + k * step], sizeof *want) != 0)
+                return 0;
+    }
+    return 1;
+}
+
+/* Axis rows: float SUM along the rows and along the columns of rows x cols, against the plain
+ * scan and the copy of the same bytes. */
+static int bench_axis(const ctx *c, size_t rows, size_t cols)
+{
+    const size_t n = rows * cols, big = rows > cols ? rows : cols;
+    float *in = malloc(n * sizeof *in), *out = malloc(n * sizeof *out), *line = malloc(big * sizeof *line),
+          *want = malloc(big * sizeof *want);
+    if (!in || !out || !line || !want)
+        return fail("malloc", CL_OUT_OF_HOST_MEMORY);
+    bench_generate(BENCH_FSUM, n, in);
+    cl_int err;
+    clscan_plan *plan = clscan_plan_create(c->context, c->device, CLSCAN_SUM, CLSCAN_FLOAT, CLSCAN_INCLUSIVE, &err);
+    if (!plan)
+        return fail("clscan_plan_create", err);
+    args x = {.plan = plan, .n = n, .rows = rows, .cols = cols, .src = buffer(c, n * sizeof *in, in),
+              .dst = buffer(c, n * sizeof *in, NULL), .bytes = n * sizeof *in};
+    if (!x.src || !x.dst)
+        return 1;
+    double ms[2];
+    int wrong = 0;
+    for (int a = 0; a < 2 && !wrong; ++a) {
+        x.axis = a ? CLSCAN_ALONG_COLUMNS : CLSCAN_ALONG_ROWS;
+        if ((ms[a] = device_ms(c, run_axis, &x)) < 0)
+            return 1;
+        if ((err = clEnqueueReadBuffer(c->queue, x.dst, CL_TRUE, 0, x.bytes, out, 0, NULL, NULL)) != CL_SUCCESS)
+            return fail("clEnqueueReadBuffer", err);
+        wrong = !axis_right(in, out, rows, cols, x.axis, line, want);
+    }
+    const double scan_ms = wrong ? 0 : device_ms(c, run_scan, &x), copy_ms = wrong ? 0 : device_ms(c, run_copy, &x);
+    char row[64];
+    snprintf(row, sizeof row, "axis-%zux%zu", rows, cols);
+    if (wrong)
+        printf("%-28s %10zu WRONG\n", row, n);
+    else
+        printf("%-28s %10zu %10.4f %10.4f %10.4f %10.4f %6.2f %6.2f ok\n", row, n, ms[0], ms[1], scan_ms, copy_ms,
+               ms[0] / scan_ms, ms[1] / scan_ms);
+    clReleaseMemObject(x.src), clReleaseMemObject(x.dst);
+    clscan_plan_release(plan);
+    free(in), free(out), free(line), free(want);
+    return wrong;
+}
+
 static void usage(void)
 {
-    puts("usage: clscan-bench-options [--device SPEC] [--min LG] [--max LG] [--reps N] [--host-count N]\n"
+    puts("usage: clscan-bench-options [--device SPEC] [--min LG] [--max LG] [--reps N] [--host-count N] [--axis]\n"
          "  counts 2^min ... 2^max in steps of x4 (default 20 ... 24); --host-count: clscan_host's\n"
-         "  count (default 10000000; 0: no host rows)");
+         "  count (default 10000000; 0: no host rows); --axis: only the rows of clscan_enqueue_axis");
 }
 
 int main(int argc, char **argv)
@@ -448,6 +521,7 @@ int main(int argc, char **argv)
     const char *spec = NULL;
     int lo = 20, hi = 24;
     size_t host_count = 10000000;
+    int axis_only = 0;
     ctx c = {.reps = 10};
     for (int i = 1; i < argc; ++i) {
         const char *v = i + 1 < argc ? argv[i + 1] : NULL;
@@ -461,6 +535,8 @@ int main(int argc, char **argv)
             c.reps = atoi(v), ++i;
         else if (!strcmp(argv[i], "--host-count") && v)
             host_count = (size_t)strtoull(v, NULL, 10), ++i;
+        else if (!strcmp(argv[i], "--axis"))
+            axis_only = 1;
         else {
             usage();
             return !strcmp(argv[i], "--help") ? 0 : 2;
@@ -506,23 +582,28 @@ int main(int argc, char **argv)
     printf("\n# %-26s %10s %10s %10s %10s %10s %10s %6s %6s\n", "recurrence  a", "n", "rec_ms", "pairs_ms",
            "+pairing", "copy_ms", "loop_ms", "x_rec", "x_copy");
     int rc = 0;
-    for (int lg = lo; lg <= hi && !rc; lg += 2) {
+    for (int lg = lo; lg <= hi && !rc && !axis_only; lg += 2) {
         rc |= bench_recurrence(&c, CLSCAN_FLOAT, (size_t)1 << lg);
         if (fp64 && !rc)
             rc |= bench_recurrence(&c, CLSCAN_DOUBLE, (size_t)1 << lg);
     }
     printf("# %-26s %10s %10s %10s %10s %10s %6s %6s\n", "reduction", "n", "reduce_ms", "scan_ms", "copy/2_ms",
            "copy_ms", "x_scan", "x_copy");
-    for (int lg = lo; lg <= hi && !rc; lg += 2) {
+    for (int lg = lo; lg <= hi && !rc && !axis_only; lg += 2) {
         rc |= bench_reduction(&c, BENCH_FSUM, (size_t)1 << lg);
         if (!rc)
             rc |= bench_reduction(&c, BENCH_FAFF, (size_t)1 << lg);
     }
     printf("# %-26s %10s %10s %10s %10s %10s %10s %6s %6s\n", "segments", "n", "offsets_ms", "heads_ms",
            "+heads", "totals_ms", "copy_ms", "x_offs", "x_copy");
-    for (int lg = lo; lg <= hi && !rc; lg += 2)
+    for (int lg = lo; lg <= hi && !rc && !axis_only; lg += 2)
         rc |= bench_segments(&c, (size_t)1 << lg);
-    if (host_count && !rc) {
+    printf("# %-26s %10s %10s %10s %10s %10s %6s %6s\n", "axis  rows x cols", "n", "rows_ms", "cols_ms", "scan_ms",
+           "copy_ms", "x_rows", "x_cols");
+    static const size_t shapes[][2] = {{4096, 4096}, {16, 1 << 20}, {1 << 20, 16}};
+    for (int i = 0; i < 3 && !rc; ++i)
+        rc |= bench_axis(&c, shapes[i][0], shapes[i][1]);
+    if (host_count && !rc && !axis_only) {
         printf("# %-26s %10s %10s %10s %6s   (wall time of the whole call)\n", "host", "n", "map_ms", "copy_ms",
                "x_map");
         rc |= bench_host(&c, host_count, spec);

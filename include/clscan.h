@@ -305,6 +305,29 @@ CLSCAN_API cl_int clscan_enqueue_segmented_offsets(clscan_plan *plan, cl_command
                                                    cl_uint num_events_in_wait_list, const cl_event *event_wait_list,
                                                    cl_event *event);
 
+/* ---- Scans along one axis of a 2-D array ------------------------------------------------- */
+/* As ArrayFire's scan along a dimension, without transposing.  The array is rows rows of cols
+ * elements, row r starting at element offset + r * row_pitch (row_pitch >= cols, in elements;
+ * the elements between cols and row_pitch are neither read nor written).
+ *   CLSCAN_ALONG_ROWS     each row scanned on its own, left to right (rows independent scans)
+ *   CLSCAN_ALONG_COLUMNS  each column scanned on its own, top to bottom (cols independent scans) */
+typedef enum clscan_axis { CLSCAN_ALONG_ROWS, CLSCAN_ALONG_COLUMNS } clscan_axis;
+#define CLSCAN_INVALID_AXIS            -3060 /* axis is not a clscan_axis */
+#define CLSCAN_INVALID_PITCH           -3061 /* a row pitch less than the row's cols */
+/* Scans every row or every column of src into dst with the plan's operator and kind (built-in or
+ * custom; comb(earlier, later); inclusive or exclusive within each line), on queue after the wait
+ * list.  Bitwise reproducible: the same shape and input give the same bits on every run (float
+ * SUM and AFFINE need not have the bits of clscan_enqueue of the same line).  In place: src == dst
+ * with the same offset and pitch; other overlaps are CL_MEM_COPY_OVERLAP.  rows or cols 0: nothing
+ * to scan (*event still completes).  CLSCAN_RANGE_OUT_OF_BOUNDS when the last row's end is past a
+ * buffer or (rows - 1) * pitch + cols overflows.  The first call of a plan builds its axis program. */
+CLSCAN_API cl_int clscan_enqueue_axis(clscan_plan *plan, cl_command_queue queue, clscan_axis axis,
+                                      cl_mem src, size_t src_offset, size_t src_row_pitch,
+                                      cl_mem dst, size_t dst_offset, size_t dst_row_pitch,
+                                      size_t rows, size_t cols,
+                                      cl_uint num_events_in_wait_list, const cl_event *event_wait_list,
+                                      cl_event *event);
+
 /* ---- Carries, totals, reverse scans and reductions --------------------------------------- */
 
 /* Options of one scan beyond clscan_enqueue; a zeroed struct means none. */

@@ -135,6 +135,8 @@ CLSCAN_API const char *clscan_error_string(cl_int code)
     NAME(CLSCAN_MPI_REMOTE_ERROR);
     NAME(CLSCAN_MPI_FAILED);
     NAME(CLSCAN_INVALID_PREDICATE);
+    NAME(CLSCAN_INVALID_AXIS);
+    NAME(CLSCAN_INVALID_PITCH);
     NAME(CLSCAN_NO_PREDICATE);
     default: return "unknown status code";
     }

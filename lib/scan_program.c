@@ -1,7 +1,9 @@
 /* A scan program: the variant's kernel files after the operator's definitions, built with the
  * operator's, the kind's and the variant's defines, and its four kernels (six in the heads
- * program: those of segments from offsets too). */
+ * program: those of segments from offsets too; nine in the axis program: the lines of a 2-D
+ * array). */
 #include "plan.h"
+#include "scan_run.h"
 #include "program.h"
 
 #include <stdio.h>
@@ -15,7 +17,8 @@ static const char *const type_names[] = {"CLSCAN_INT32", "CLSCAN_UINT32", "CLSCA
 void clscan_scan_program_release(clscan_scan_program *p)
 {
     cl_kernel *kernels[] = {&p->scan_tiles, &p->scan_tiles_inclusive, &p->reduce, &p->single_pass,
-                             &p->offsets_heads, &p->offsets_totals};
+                             &p->offsets_heads, &p->offsets_totals, &p->axis_reduce, &p->axis_carries,
+                             &p->axis_scan, &p->axis_reduce_lockstep, &p->axis_scan_lockstep};
     for (size_t i = 0; i < sizeof kernels / sizeof *kernels; ++i)
         if (*kernels[i])
             clReleaseKernel(*kernels[i]);
@@ -60,6 +63,23 @@ cl_int clscan_scan_program_build(const clscan_plan *plan, const char *fn, const 
     if (err == CL_SUCCESS && p->variant.what == CLSCAN_PROGRAM_HEADS)
         err = clscan_kernel_create(fn, p->program, plan->device, &plan->info, "clscan_offsets_totals", wg,
                                    &p->offsets_totals);
+    /* The axis program's kernels run CLSCAN_AXIS_WG work-items per work-group. */
+    const size_t awg = clscan_axis_wg(&plan->info);
+    if (err == CL_SUCCESS && p->variant.what == CLSCAN_PROGRAM_AXIS)
+        err = clscan_kernel_create(fn, p->program, plan->device, &plan->info, "clscan_axis_reduce", awg,
+                                   &p->axis_reduce);
+    if (err == CL_SUCCESS && p->variant.what == CLSCAN_PROGRAM_AXIS)
+        err = clscan_kernel_create(fn, p->program, plan->device, &plan->info, "clscan_axis_carries", awg,
+                                   &p->axis_carries);
+    if (err == CL_SUCCESS && p->variant.what == CLSCAN_PROGRAM_AXIS)
+        err = clscan_kernel_create(fn, p->program, plan->device, &plan->info, "clscan_axis_scan", awg,
+                                   &p->axis_scan);
+    if (err == CL_SUCCESS && p->variant.what == CLSCAN_PROGRAM_AXIS)
+        err = clscan_kernel_create(fn, p->program, plan->device, &plan->info, "clscan_axis_reduce_lockstep", awg,
+                                   &p->axis_reduce_lockstep);
+    if (err == CL_SUCCESS && p->variant.what == CLSCAN_PROGRAM_AXIS)
+        err = clscan_kernel_create(fn, p->program, plan->device, &plan->info, "clscan_axis_scan_lockstep", awg,
+                                   &p->axis_scan_lockstep);
     if (err != CL_SUCCESS)
         clscan_scan_program_release(p);
     return err;

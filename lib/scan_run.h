@@ -58,6 +58,25 @@ typedef struct clscan_offsets_job {
 cl_int clscan_offsets_run(clscan_plan *plan, clscan_offsets_job *o, cl_command_queue queue, cl_uint nwait,
                           const cl_event *wait, cl_event *event);
 
+/* A scan along one axis of a 2-D array (clscan_enqueue_axis), checked: nlines lines of n > 0
+ * elements each, element k of line l at offset + l * line_stride + k * step (in elements) of src
+ * and of dst. */
+typedef struct clscan_axis_job {
+    const clscan_scan_program *data;   /* the axis program */
+    cl_mem src, dst;
+    cl_ulong src_offset, src_line_stride, src_step;
+    cl_ulong dst_offset, dst_line_stride, dst_step;
+    size_t nlines, n;
+    int columns;                       /* along columns (the CPUs' kernels in lockstep) */
+} clscan_axis_job;
+
+/* Work-items per work-group of the axis kernels on a device. */
+size_t clscan_axis_wg(const clscan_device_info *info);
+
+/* Enqueues it after the wait list; the lock held. */
+cl_int clscan_axis_run(clscan_plan *plan, const clscan_axis_job *a, cl_command_queue queue, cl_uint nwait,
+                       const cl_event *wait, cl_event *event);
+
 /* scan.c: an exclusive (the plan's kind) scan of count elements of buffer in place, as the next
  * command of another operation's chain (the algorithms' block counts). */
 cl_int clscan_scan_step(clscan_chain *c, clscan_plan *plan, cl_mem buffer, size_t count);

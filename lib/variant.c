@@ -285,6 +285,8 @@ void clscan_variant_files(const clscan_variant *v, const char *files[CLSCAN_VARI
     files[n++] = "scan/single_pass.cl";
     if (v->what == CLSCAN_PROGRAM_HEADS)   /* segments from offsets: their heads and totals */
         files[n++] = "scan/offsets.cl";
+    if (v->what == CLSCAN_PROGRAM_AXIS)   /* the lines of a 2-D array */
+        files[n++] = "scan/axis.cl";
     files[n] = NULL;
 }
 

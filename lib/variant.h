@@ -9,9 +9,10 @@
 #include "environment.h"
 
 /* What a program scans: plain elements (from the first or from the last), segments from heads
- * or keys, the pairs of a linear recurrence made from its coefficients (AFFINE plans), or the
+ * or keys, the pairs of a linear recurrence made from its coefficients (AFFINE plans), the
  * levels of tile totals of a plan whose kernels' elements are wider than its elements in memory
- * (compensated AFFINE: the totals keep their low parts). */
+ * (compensated AFFINE: the totals keep their low parts), or the lines of a 2-D array (the plain
+ * program with the kernels of clscan_enqueue_axis, cl/scan/axis.cl). */
 typedef enum clscan_program_kind {
     CLSCAN_PROGRAM_PLAIN,
     CLSCAN_PROGRAM_REVERSE,
@@ -20,16 +21,17 @@ typedef enum clscan_program_kind {
     CLSCAN_PROGRAM_KEYS_64,
     CLSCAN_PROGRAM_RECURRENCE,
     CLSCAN_PROGRAM_RECURRENCE_REVERSE,
-    CLSCAN_PROGRAM_LEVELS
+    CLSCAN_PROGRAM_LEVELS,
+    CLSCAN_PROGRAM_AXIS
 } clscan_program_kind;
-#define CLSCAN_PROGRAM_KINDS 8
+#define CLSCAN_PROGRAM_KINDS 9
 #define CLSCAN_PROGRAM_IS_RECURRENCE(what) \
     ((what) == CLSCAN_PROGRAM_RECURRENCE || (what) == CLSCAN_PROGRAM_RECURRENCE_REVERSE)
 /* Plain elements of the operator's type in the kernels, whatever the arrays hold: the plain
  * program's variant but for the direction and the loads and stores. */
 #define CLSCAN_PROGRAM_IS_PLAIN(what)                                          \
     ((what) == CLSCAN_PROGRAM_PLAIN || (what) == CLSCAN_PROGRAM_REVERSE ||     \
-     CLSCAN_PROGRAM_IS_RECURRENCE(what) || (what) == CLSCAN_PROGRAM_LEVELS)
+     CLSCAN_PROGRAM_IS_RECURRENCE(what) || (what) == CLSCAN_PROGRAM_LEVELS || (what) == CLSCAN_PROGRAM_AXIS)
 /* Read from the last element backwards. */
 #define CLSCAN_PROGRAM_IS_BACKWARDS(what) \
     ((what) == CLSCAN_PROGRAM_REVERSE || (what) == CLSCAN_PROGRAM_RECURRENCE_REVERSE)

@@ -59,7 +59,7 @@ typedef enum fn_id {
     F_COMPACTOR_CREATE, F_COMPACTOR_RELEASE, F_COMPACT_ENQUEUE, F_COMPACT_INDICES_ENQUEUE, F_COMPACT,
     F_BUCKETER_CREATE, F_BUCKETER_RELEASE, F_BUCKET_ENQUEUE,
     F_SORTER_CREATE, F_SORTER_RELEASE, F_SORTER_SET_KEY_BITS, F_SORT_ENQUEUE,
-    F_SORTER_SET_DESCENDING, F_SORTER_SET_KEY_RANGE, F_SEGMENTED_SORT_ENQUEUE,
+    F_SORTER_SET_DESCENDING, F_SORTER_SET_KEY_RANGE, F_SEGMENTED_SORT_ENQUEUE, F_ENQUEUE_AXIS,
     NFN
 } fn_id;
 
@@ -75,7 +75,7 @@ static const char *const fn_names[NFN] = {
     "clscan_compact_indices_enqueue", "clscan_compact", "clscan_bucketer_create", "clscan_bucketer_release",
     "clscan_bucket_enqueue", "clscan_sorter_create", "clscan_sorter_release", "clscan_sorter_set_key_bits",
     "clscan_sort_enqueue", "clscan_sorter_set_descending", "clscan_sorter_set_key_range",
-    "clscan_segmented_sort_enqueue",
+    "clscan_segmented_sort_enqueue", "clscan_enqueue_axis",
 };
 
 /* Why a documented status cannot be provoked here whatever the device (a NULL reason: a row
@@ -91,6 +91,8 @@ static const char *const fn_names[NFN] = {
 #define R_SEGMENTED_FITS                                                                              \
     "the segmented program shrinks to fit wherever the plain one fits, except for custom elements of " \
     "about 300 KB, whose plain scans already crash PoCL's kernels (a stack overflow)"
+
+#define R_AXIS_FITS "the axis program has the plain program's variant, which fits wherever the plan was made"
 
 typedef struct doc_entry {
     fn_id fn;
@@ -212,6 +214,12 @@ static const doc_entry docs[] = {
     {F_SORTER_SET_KEY_RANGE, CLSCAN_INVALID_HANDLE, NULL}, {F_SORTER_SET_KEY_RANGE, CLSCAN_INVALID_KEY_BITS, NULL},
     ALGO_ENQUEUE(F_SEGMENTED_SORT_ENQUEUE), {F_SEGMENTED_SORT_ENQUEUE, CLSCAN_INVALID_TYPE, NULL},
     {F_SEGMENTED_SORT_ENQUEUE, CL_INVALID_VALUE, NULL},
+    /* doc/clscan_enqueue_axis.3: those of clscan_enqueue, the axis, the pitches, and the build of
+     * the axis program */
+    ENQUEUE_COMMON(F_ENQUEUE_AXIS, CLSCAN_INVALID_PLAN), SCAN_ALLOC(F_ENQUEUE_AXIS),
+    {F_ENQUEUE_AXIS, CLSCAN_INVALID_AXIS, NULL}, {F_ENQUEUE_AXIS, CLSCAN_INVALID_PITCH, NULL},
+    {F_ENQUEUE_AXIS, CL_BUILD_PROGRAM_FAILURE, NULL}, {F_ENQUEUE_AXIS, CLSCAN_KERNEL_SOURCE_NOT_FOUND, NULL},
+    {F_ENQUEUE_AXIS, CLSCAN_DEVICE_NOT_SUPPORTED, R_AXIS_FITS},
 };
 enum { NDOCS = sizeof docs / sizeof docs[0] };
 
@@ -539,11 +547,12 @@ static void env_restore(void)
  * scan/wg_tree.cl is part of every scan program except the plain ones with streamed tiles, which
  * a CPU plan builds at its creation: what the plan builds later (another tuning or variant, its
  * segmented programs) needs it.  (A GPU plan builds it at creation, while the directory is
- * clean, and its later programs need it as well.) */
+ * clean, and its later programs need it as well.)  scan/axis.cl, the axis program's own part,
+ * is a directory or broken along with it. */
 typedef enum dir_state {
     DIR_CLEAN,         /* empty: every file comes from the source tree */
-    DIR_TREE_DIR,      /* scan/wg_tree.cl is a directory: CLSCAN_KERNEL_SOURCE_NOT_FOUND */
-    DIR_TREE_BROKEN,   /* scan/wg_tree.cl does not compile: CL_BUILD_PROGRAM_FAILURE */
+    DIR_TREE_DIR,      /* scan/wg_tree.cl (and scan/axis.cl) a directory: CLSCAN_KERNEL_SOURCE_NOT_FOUND */
+    DIR_TREE_BROKEN,   /* scan/wg_tree.cl (and scan/axis.cl) do not compile: CL_BUILD_PROGRAM_FAILURE */
     DIR_CREATE_BROKEN, /* scan/contract.cl and common/wg_sum.cl (every program's) do not compile */
     DIR_CONTRACT_DIR,  /* scan/contract.cl is a directory: CLSCAN_KERNEL_SOURCE_NOT_FOUND for any program */
 } dir_state;
@@ -567,8 +576,8 @@ static void set_dir_state(dir_state s)
     char path[256];
     if (!E.kdir[0])
         return;
-    static const char *const files[] = {"scan/wg_tree.cl", "scan/contract.cl", "common/wg_sum.cl"};
-    for (int i = 0; i < 3; i++) {
+    static const char *const files[] = {"scan/wg_tree.cl", "scan/contract.cl", "common/wg_sum.cl", "scan/axis.cl"};
+    for (int i = 0; i < 4; i++) {
         kdir_path(path, sizeof path, files[i]);
         if (rmdir(path) != 0)
             unlink(path);
@@ -577,8 +586,12 @@ static void set_dir_state(dir_state s)
         kdir_path(path, sizeof path, files[s == DIR_TREE_DIR ? 0 : 1]);
         if (mkdir(path, 0700) != 0)
             setup_error("cannot make a directory in the temporary kernel directory", CL_INVALID_VALUE);
+        kdir_path(path, sizeof path, files[3]);
+        if (s == DIR_TREE_DIR && mkdir(path, 0700) != 0)
+            setup_error("cannot make a directory in the temporary kernel directory", CL_INVALID_VALUE);
     } else if (s == DIR_TREE_BROKEN) {
         write_broken(files[0]);
+        write_broken(files[3]);
     } else if (s == DIR_CREATE_BROKEN) {
         write_broken(files[1]);
         write_broken(files[2]);
@@ -955,6 +968,31 @@ static void probe_scan(clscan_plan *p, const char *what)
     cl_mem bx = probe_buffer(sizeof x, x), by = probe_buffer(sizeof y, y);
     cl_event ev = NULL;
     cl_int st = clscan_enqueue(p, E.q, bx, 1, by, 2, PN, 1, &E.done, &ev);
+    if (probe_ran(what, st, ev)) {
+        probe_read(by, sizeof y, y);
+        probe_compare(what, expected, y, sizeof y);
+    }
+    clReleaseMemObject(bx);
+    clReleaseMemObject(by);
+}
+
+/* clscan_enqueue_axis down the columns of 10 x 10 with pitch 12: the gaps untouched. */
+static void probe_axis(clscan_plan *p)
+{
+    enum { R = 10, C = 10, P = 12 };
+    const char *what = "scan along columns";
+    int32_t x[R * P], y[R * P], expected[R * P];
+    tu_fill_bytes(x, sizeof x);
+    tu_fill_bytes(y, sizeof y);
+    memcpy(expected, y, sizeof y);
+    for (size_t c = 0; c < C; c++) {
+        uint32_t acc = 0;
+        for (size_t r = 0; r < R; r++)
+            expected[r * P + c] = (int32_t)(acc += (uint32_t)x[r * P + c]);
+    }
+    cl_mem bx = probe_buffer(sizeof x, x), by = probe_buffer(sizeof y, y);
+    cl_event ev = NULL;
+    cl_int st = clscan_enqueue_axis(p, E.q, CLSCAN_ALONG_COLUMNS, bx, 0, P, by, 0, P, R, C, 1, &E.done, &ev);
     if (probe_ran(what, st, ev)) {
         probe_read(by, sizeof y, y);
         probe_compare(what, expected, y, sizeof y);
@@ -1464,6 +1502,7 @@ static const call_desc calls[] = {
                            {"permutation", true, NEED_COUNT, true, false, 4}}},
     {F_SORT_ENQUEUE, 4, {IN("keys_in", 4), OUT("keys_out", 4), {"values_in", false, NEED_COUNT, false, true, 4},
                          {"values_out", true, NEED_COUNT, false, true, 4}}},
+    {F_ENQUEUE_AXIS, 2, {IN("src", 4), OUT("dst", 4)}},
     {F_SEGMENTED_SORT_ENQUEUE, 5, {IN("keys_in", 4), OUT("keys_out", 4),
                                    {"values_in", false, NEED_COUNT, false, true, 4},
                                    {"values_out", true, NEED_COUNT, false, true, 4},
@@ -1485,7 +1524,7 @@ static const call_desc *call_of(fn_id fn)
 static bool is_scan(fn_id fn)
 {
     return fn == F_ENQUEUE || fn == F_ENQUEUE_SEGMENTED || fn == F_ENQUEUE_BY_KEY || fn == F_ENQUEUE_SEGMENTED_OFFSETS ||
-           fn == F_ENQUEUE_WITH || fn == F_ENQUEUE_RECURRENCE;
+           fn == F_ENQUEUE_WITH || fn == F_ENQUEUE_RECURRENCE || fn == F_ENQUEUE_AXIS;
 }
 
 typedef enum buf_kind {
@@ -1537,6 +1576,10 @@ typedef struct erow {
 /* clscan_enqueue_with, clscan_enqueue_recurrence: options.reverse set; options NULL; a_const NULL
  * (otherwise it points to 1.0f; a is its slot's buffer either way). */
 enum { X_REVERSE = 1, X_NO_OPTIONS = 2, X_NO_A_CONST = 4 };
+
+/* clscan_enqueue_axis: an axis that is none, src pitch 0, dst pitch 2 (count / 2 rows), both
+ * pitches 2 (count / 2 rows), rows * pitch overflowing. */
+enum { A_BAD_AXIS = 1, A_SHORT_PITCH, A_HALF_PITCH_2, A_BOTH_PITCH_2, A_OVERFLOW };
 
 /* Rows leave the trailing fields of a slot out: zero is their default.  (clang's -Wextra warns
  * of partly initialized nested aggregates; gcc's does not.) */
@@ -1637,6 +1680,23 @@ static const erow hand_rows[] = {
         .handle = H_ALT, .dir = DIR_TREE_BROKEN),
     ROW(F_ENQUEUE_SEGMENTED_OFFSETS, CLSCAN_KERNEL_SOURCE_NOT_FOUND, .what = "a kernel file of the segmented "
         "program is a directory", .handle = H_ALT, .dir = DIR_TREE_DIR, .undocumented = true),
+    /* clscan_enqueue_axis: src 0, dst 1 */
+    ROW(F_ENQUEUE_AXIS, CLSCAN_INVALID_AXIS, .what = "axis 7", .extra = A_BAD_AXIS),
+    ROW(F_ENQUEUE_AXIS, CLSCAN_INVALID_PITCH, .what = "src pitch 0 < cols 1", .extra = A_SHORT_PITCH),
+    ROW(F_ENQUEUE_AXIS, CL_MEM_COPY_OVERLAP, .what = "in place with dst pitch 2, src pitch 1",
+        .extra = A_HALF_PITCH_2, SLOT(1, B_SAME, 0, false, 0)),
+    ROW(F_ENQUEUE_AXIS, CL_MEM_COPY_OVERLAP, .what = "dst's rows in src's gaps (pitch 2, one element after)",
+        .extra = A_BOTH_PITCH_2, SLOT(1, B_SAME, 0, false, 1)),
+    ROW(F_ENQUEUE_AXIS, CL_MEM_COPY_OVERLAP, .what = "dst one element after src in the same buffer",
+        SLOT(1, B_SAME, 0, false, 1)),
+    ROW(F_ENQUEUE_AXIS, CL_MEM_COPY_OVERLAP, .what = "dst a sub-buffer overlapping src in its parent",
+        SLOT(0, B_FRESH, 0, true, 0), SLOT(1, B_SUB, 0, false, 1)),
+    ROW(F_ENQUEUE_AXIS, CLSCAN_RANGE_OUT_OF_BOUNDS, .what = "4 rows of pitch SIZE_MAX / 2", .extra = A_OVERFLOW),
+    ROW(F_ENQUEUE_AXIS, CLSCAN_RANGE_OUT_OF_BOUNDS, .what = "rows SIZE_MAX", .count = SIZE_MAX),
+    ROW(F_ENQUEUE_AXIS, CL_BUILD_PROGRAM_FAILURE, .what = "the axis program does not compile",
+        .handle = H_ALT, .dir = DIR_TREE_BROKEN),
+    ROW(F_ENQUEUE_AXIS, CLSCAN_KERNEL_SOURCE_NOT_FOUND, .what = "a kernel file of the axis program is a directory",
+        .handle = H_ALT, .dir = DIR_TREE_DIR),
     /* clscan_enqueue_with: src 0, dst 1, carry_in 2, total 3 */
     ROW(F_ENQUEUE_WITH, CL_INVALID_MEM_OBJECT, .what = "dst NULL and no total", SLOT(1, B_NULL), SLOT(3, B_NULL)),
     ROW(F_ENQUEUE_WITH, CL_INVALID_MEM_OBJECT, .what = "options NULL, dst NULL", .extra = X_NO_OPTIONS,
@@ -1969,6 +2029,12 @@ static void probe_enqueue_row(const erow *r)
         else
             probe_segmented(H.plan, r->fn == F_ENQUEUE_BY_KEY);
         break;
+    case F_ENQUEUE_AXIS:   /* the poisoned plan's axis program cannot build: the plain scan works */
+        if (r->handle == H_ALT)
+            probe_scan(H.poisoned, "scan");
+        else
+            probe_axis(H.plan);
+        break;
     case F_COMPACT_ENQUEUE:
         probe_compact(COMPACT_ENQUEUE);
         break;
@@ -2054,6 +2120,24 @@ static cl_int call_with_options(const erow *r, clscan_plan *plan, cl_command_que
                                      off[2], count, op, nw, wl, ev);
 }
 
+/* clscan_enqueue_axis: by default one column of count rows (src and dst pitch 1: exactly count
+ * elements); the row's A_* value otherwise. */
+static cl_int call_axis(const erow *r, clscan_plan *plan, cl_command_queue q, cl_mem m[6], size_t off[6],
+                        size_t count, cl_uint nw, const cl_event *wl, cl_event *ev)
+{
+    clscan_axis axis = CLSCAN_ALONG_COLUMNS;
+    size_t rows = count, sp = 1, dp = 1;
+    switch (r->extra) {
+    case A_BAD_AXIS: axis = (clscan_axis)7; break;
+    case A_SHORT_PITCH: sp = 0; break;
+    case A_HALF_PITCH_2: rows = count / 2, dp = 2; break;
+    case A_BOTH_PITCH_2: rows = count / 2, sp = dp = 2; break;
+    case A_OVERFLOW: rows = 4, sp = SIZE_MAX / 2; break;
+    default: break;
+    }
+    return clscan_enqueue_axis(plan, q, axis, m[0], off[0], sp, m[1], off[1], dp, rows, 1, nw, wl, ev);
+}
+
 /* The row's call. */
 static cl_int call_enqueue(const erow *r, cl_command_queue q, cl_mem m[6], size_t off[6], size_t count, cl_uint nw,
                            const cl_event *wl, cl_event *ev, size_t *kept)
@@ -2077,6 +2161,8 @@ static cl_int call_enqueue(const erow *r, cl_command_queue q, cl_mem m[6], size_
     case F_ENQUEUE_WITH:
     case F_ENQUEUE_RECURRENCE:
         return call_with_options(r, plan, q, m, off, count, nw, wl, ev);
+    case F_ENQUEUE_AXIS:
+        return call_axis(r, plan, q, m, off, count, nw, wl, ev);
     case F_COMPACT_ENQUEUE:
         return clscan_compact_enqueue(c, q, m[0], off[0], m[1], off[1], count, m[2], off[2], m[3], off[3], nw, wl,
                                       ev);

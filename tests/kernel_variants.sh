@@ -10,7 +10,7 @@
 # tests/accuracy_test with the 16-byte status words (the compensated float AFFINE's status in its
 # value's fourth lane); then the programs in ALGO_TESTS (compaction, bucketing, radix sort) on the
 # GPUs' kernels (the block scatter of compaction and the selections on it, the radix sort's
-# ranking scatter).
+# ranking scatter, clscan_enqueue_axis's columns without lockstep).
 # Exit 0 only if every variant passes.
 prog=${NONCOMM_TEST:-./tests/noncomm_test}
 if test ! -x "$prog"; then

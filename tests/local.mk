@@ -28,6 +28,9 @@
 # compact_test     compaction: densities, element sizes, block boundaries, indices, blocking call
 # select_test      predicates (float4, int, struct), partition, unique, unique_by_key, reduce_by_key
 #                  (non-commutative and custom operators) against the loop, bad input
+# axis_test        clscan_enqueue_axis along rows and columns of pitched 2-D arrays (1x1 to 4x2^20
+#                  and 2^16x3) against the reference of each line, bitwise, gaps and guards
+#                  untouched, in place, empty arrays, bad input
 # bucket_test      bucketing: one bucket, more buckets than elements, empty and skewed, stability
 # radix_sort_test  every key type (8 to 64 bits), special values, stability through values,
 #                  ascending and descending, low key bits and bit ranges, settings changed between sorts
@@ -40,7 +43,7 @@
 # swapped_comb.sh  noncomm_test with comb's arguments swapped (a kernel file replaced from
 #                  tests/hooks/swapped): must FAIL (XFAIL), proving the suite sees the order
 # kernel_variants.sh  noncomm_test, custom_test, segmented_test, offsets_test, options_test,
-#                  recurrence_test, accuracy_test and the algorithms' tests on the kernel variants
+#                  recurrence_test, accuracy_test and the algorithms' tests (axis_test too) on the kernel variants
 #                  the default device does not use (developer switches)
 # fault_test.sh, fault_order_test.sh, fault_outputs.sh  fault injection into the library's OpenCL
 #                  and allocation calls (the block at the end of this file)
@@ -63,7 +66,7 @@ if ENABLE_TESTS
 TEST_PROGRAMS_ = tests/scan_test tests/multilevel_test tests/noncomm_test tests/errors_test tests/threads_test \
 	tests/lookback_test tests/custom_test tests/options_test tests/recurrence_test tests/accuracy_test \
 	tests/segmented_test tests/host_test tests/offsets_test tests/compact_test tests/bucket_test \
-	tests/radix_sort_test tests/select_test tests/disk_cache_test
+	tests/radix_sort_test tests/select_test tests/disk_cache_test tests/axis_test
 check_PROGRAMS += $(TEST_PROGRAMS_)
 TESTS += $(TEST_PROGRAMS_) tests/swapped_comb.sh tests/kernel_variants.sh
 XFAIL_TESTS += tests/swapped_comb.sh
@@ -88,6 +91,7 @@ tests_host_test_SOURCES = tests/host_test.c $(TESTUTIL_)
 tests_accuracy_test_SOURCES = tests/accuracy_test.c $(TESTUTIL_)
 tests_segmented_test_SOURCES = tests/segmented_test.c $(TESTOPS_) $(TESTUTIL_)
 tests_offsets_test_SOURCES = tests/offsets_test.c $(TESTOPS_) $(TESTUTIL_)
+tests_axis_test_SOURCES = tests/axis_test.c $(TESTOPS_) $(TESTUTIL_)
 tests_compact_test_SOURCES = tests/compact_test.c $(TESTUTIL_)
 tests_select_test_SOURCES = tests/select_test.c $(TESTOPS_) $(TESTUTIL_)
 tests_bucket_test_SOURCES = tests/bucket_test.c $(TESTUTIL_)
@@ -109,7 +113,8 @@ AM_TESTS_ENVIRONMENT += \
 	RECURRENCE_TEST='$(abs_top_builddir)/tests/recurrence_test'; export RECURRENCE_TEST; \
 	ACCURACY_TEST='$(abs_top_builddir)/tests/accuracy_test'; export ACCURACY_TEST; \
 	ALGO_TESTS='$(abs_top_builddir)/tests/compact_test $(abs_top_builddir)/tests/bucket_test \
-	$(abs_top_builddir)/tests/radix_sort_test $(abs_top_builddir)/tests/select_test'; export ALGO_TESTS;
+	$(abs_top_builddir)/tests/radix_sort_test $(abs_top_builddir)/tests/select_test \
+	$(abs_top_builddir)/tests/axis_test'; export ALGO_TESTS;
 endif
 
 # 'make check-valgrind': test programs under valgrind's memcheck (definite leaks and memory
