@@ -714,6 +714,7 @@ static struct {
     clscan_compactor *pred;       /* 4-byte elements, predicate SEL_FLAG on int */
     clscan_runs *runs;            /* 4-byte keys, 4-byte values */
     clscan_plan *plan2;           /* SUM int32 inclusive of E.ctx2 (reduce_by_key: a plan of another context) */
+    clscan_plan *plan_sub;        /* SUM int32 inclusive of E.sub in E.ctx (another device; NULL: no E.sub) */
 } H;
 
 /* The predicate of H.pred (the probes compute it on the host as sel_flag). */
@@ -804,6 +805,10 @@ static void setup_handles(void)
         setup_error("clscan_runs_create", err);
     if (!(H.plan2 = clscan_plan_create(E.ctx2, E.device, CLSCAN_SUM, CLSCAN_INT32, CLSCAN_INCLUSIVE, &err)))
         setup_error("clscan_plan_create (second context)", err);
+    /* Some platforms (PoCL) leave the sub-device out of the context's CL_CONTEXT_DEVICES, which
+     * the library checks: then the row that needs this plan is skipped. */
+    if (E.sub)
+        H.plan_sub = clscan_plan_create(E.ctx, E.sub, CLSCAN_SUM, CLSCAN_INT32, CLSCAN_INCLUSIVE, &err);
 }
 
 static void release_handles(void)
@@ -824,6 +829,7 @@ static void release_handles(void)
     clscan_compactor_release(H.pred);
     clscan_runs_release(H.runs);
     clscan_plan_release(H.plan2);
+    clscan_plan_release(H.plan_sub);
     memset(&H, 0, sizeof H);
 }
 
@@ -1722,8 +1728,9 @@ typedef struct erow {
 
 /* clscan_reduce_by_key_enqueue: the plan of a row (its .extra; the runs handle is .handle's):
  * H.plan, NULL, H.affine_exclusive, H.affine (8-byte elements), H.plan2 (another context), and
- * H.poisoned (its segmented program reads the temporary kernel directory). */
-enum { RP_PLAN, RP_NULL, RP_EXCLUSIVE, RP_SIZE, RP_OTHER_CONTEXT, RP_POISONED };
+ * H.poisoned (its segmented program reads the temporary kernel directory), H.plan_sub (another
+ * device of the context). */
+enum { RP_PLAN, RP_NULL, RP_EXCLUSIVE, RP_SIZE, RP_OTHER_CONTEXT, RP_POISONED, RP_OTHER_DEVICE };
 
 /* clscan_enqueue_with, clscan_enqueue_recurrence: options.reverse set; options NULL; a_const NULL
  * (otherwise it points to 1.0f; a is its slot's buffer either way). */
@@ -2054,6 +2061,8 @@ static const erow hand_rows[] = {
     ROW(F_REDUCE_BY_KEY_ENQUEUE, CLSCAN_ELEMENT_SIZE_MISMATCH, .what = "a plan of 8-byte elements (AFFINE float), "
         "values of 4", .extra = RP_SIZE),
     ROW(F_REDUCE_BY_KEY_ENQUEUE, CL_INVALID_CONTEXT, .what = "a plan of another context", .extra = RP_OTHER_CONTEXT),
+    ROW(F_REDUCE_BY_KEY_ENQUEUE, CL_INVALID_DEVICE, .what = "a plan of another device of the context",
+        .extra = RP_OTHER_DEVICE),
     ROW(F_REDUCE_BY_KEY_ENQUEUE, CL_BUILD_PROGRAM_FAILURE, .what = "the plan's segmented program does not compile",
         .extra = RP_POISONED, .dir = DIR_TREE_BROKEN),
     ROW(F_REDUCE_BY_KEY_ENQUEUE, CL_MEM_COPY_OVERLAP, .what = "keys_out over the values", SLOT(2, B_SAME, 1, false, 0)),
@@ -2205,6 +2214,10 @@ static const char *row_plan_missing(const erow *r)
 {
     if (r->fn == F_REDUCE_BY_KEY_ENQUEUE && r->extra == RP_POISONED && !H.poisoned)
         return "the source tree's cl/ was not found (set CLSCAN_SRCDIR)";
+    if (r->fn == F_REDUCE_BY_KEY_ENQUEUE && r->extra == RP_OTHER_DEVICE && !H.plan_sub)
+        return E.sub ? "no plan of the sub-device in the context (the context does not list the sub-device "
+                       "among its CL_CONTEXT_DEVICES)"
+                     : "the device cannot be partitioned: no second device in one context";
     if (!is_scan(r->fn) || r->handle == H_NULL || row_plan(r))
         return r->handle == H_TUNED && !E.cpu ? "recurrences are compensated under CLSCAN_ACCURACY_AUTO on CPU "
                                                 "devices only" : NULL;
@@ -2369,6 +2382,7 @@ static clscan_plan *reduce_plan(const erow *r)
     case RP_SIZE: return H.affine;
     case RP_OTHER_CONTEXT: return H.plan2;
     case RP_POISONED: return H.poisoned;
+    case RP_OTHER_DEVICE: return H.plan_sub;
     default: return H.plan;
     }
 }
