@@ -187,7 +187,8 @@ static cl_int runs(const char *fn, clscan_runs *r, clscan_plan *plan, int reduce
     pthread_mutex_lock(&r->lock);
     err = run_locked(r, reduce ? plan : NULL, queue, k, nwait, wait, event);
     pthread_mutex_unlock(&r->lock);
-    return err;
+    /* The plan's segmented scan reports as clscan_enqueue_segmented (its build, for one). */
+    return err == CL_SUCCESS ? err : clscan_fail_in(fn, err);
 }
 
 CLSCAN_API cl_int clscan_unique_by_key_enqueue(clscan_runs *r, cl_command_queue queue, cl_mem keys,

@@ -60,6 +60,8 @@ typedef enum fn_id {
     F_BUCKETER_CREATE, F_BUCKETER_RELEASE, F_BUCKET_ENQUEUE,
     F_SORTER_CREATE, F_SORTER_RELEASE, F_SORTER_SET_KEY_BITS, F_SORT_ENQUEUE,
     F_SORTER_SET_DESCENDING, F_SORTER_SET_KEY_RANGE, F_SEGMENTED_SORT_ENQUEUE, F_ENQUEUE_AXIS,
+    F_COMPACTOR_CREATE_IF, F_COMPACT_IF_ENQUEUE, F_COMPACT_IF, F_PARTITION_ENQUEUE, F_PARTITION_IF_ENQUEUE,
+    F_UNIQUE_ENQUEUE, F_RUNS_CREATE, F_RUNS_RELEASE, F_UNIQUE_BY_KEY_ENQUEUE, F_REDUCE_BY_KEY_ENQUEUE,
     NFN
 } fn_id;
 
@@ -76,6 +78,9 @@ static const char *const fn_names[NFN] = {
     "clscan_bucket_enqueue", "clscan_sorter_create", "clscan_sorter_release", "clscan_sorter_set_key_bits",
     "clscan_sort_enqueue", "clscan_sorter_set_descending", "clscan_sorter_set_key_range",
     "clscan_segmented_sort_enqueue", "clscan_enqueue_axis",
+    "clscan_compactor_create_if", "clscan_compact_if_enqueue", "clscan_compact_if", "clscan_partition_enqueue",
+    "clscan_partition_if_enqueue", "clscan_unique_enqueue", "clscan_runs_create", "clscan_runs_release",
+    "clscan_unique_by_key_enqueue", "clscan_reduce_by_key_enqueue",
 };
 
 /* Why a documented status cannot be provoked here whatever the device (a NULL reason: a row
@@ -220,6 +225,23 @@ static const doc_entry docs[] = {
     {F_ENQUEUE_AXIS, CLSCAN_INVALID_AXIS, NULL}, {F_ENQUEUE_AXIS, CLSCAN_INVALID_PITCH, NULL},
     {F_ENQUEUE_AXIS, CL_BUILD_PROGRAM_FAILURE, NULL}, {F_ENQUEUE_AXIS, CLSCAN_KERNEL_SOURCE_NOT_FOUND, NULL},
     {F_ENQUEUE_AXIS, CLSCAN_DEVICE_NOT_SUPPORTED, R_AXIS_FITS},
+    /* The selections: doc/clscan_compactor_create_if.3, doc/clscan_compact_if_enqueue.3,
+     * doc/clscan_compact_if.3, doc/clscan_partition_enqueue.3, doc/clscan_partition_if_enqueue.3,
+     * doc/clscan_unique_enqueue.3, doc/clscan_runs_create.3, doc/clscan_unique_by_key_enqueue.3,
+     * doc/clscan_reduce_by_key_enqueue.3 (clscan_runs_release documents none) */
+    {F_COMPACTOR_CREATE_IF, CLSCAN_INVALID_PREDICATE, NULL}, {F_COMPACTOR_CREATE_IF, CLSCAN_INVALID_ELEMENT_SIZE, NULL},
+    {F_COMPACTOR_CREATE_IF, CLSCAN_ELEMENT_SIZE_MISMATCH, NULL}, ALGO_CREATE(F_COMPACTOR_CREATE_IF),
+    ALGO_ENQUEUE(F_COMPACT_IF_ENQUEUE), {F_COMPACT_IF_ENQUEUE, CLSCAN_NO_PREDICATE, NULL},
+    ALGO_ENQUEUE(F_COMPACT_IF), {F_COMPACT_IF, CLSCAN_NO_PREDICATE, NULL}, {F_COMPACT_IF, CL_INVALID_VALUE, NULL},
+    ALGO_ENQUEUE(F_PARTITION_ENQUEUE),
+    ALGO_ENQUEUE(F_PARTITION_IF_ENQUEUE), {F_PARTITION_IF_ENQUEUE, CLSCAN_NO_PREDICATE, NULL},
+    ALGO_ENQUEUE(F_UNIQUE_ENQUEUE),
+    {F_RUNS_CREATE, CLSCAN_INVALID_ELEMENT_SIZE, NULL}, ALGO_CREATE(F_RUNS_CREATE),
+    ALGO_ENQUEUE(F_UNIQUE_BY_KEY_ENQUEUE),
+    ALGO_ENQUEUE(F_REDUCE_BY_KEY_ENQUEUE), {F_REDUCE_BY_KEY_ENQUEUE, CLSCAN_INVALID_PLAN, NULL},
+    {F_REDUCE_BY_KEY_ENQUEUE, CLSCAN_INVALID_KIND, NULL}, {F_REDUCE_BY_KEY_ENQUEUE, CLSCAN_ELEMENT_SIZE_MISMATCH, NULL},
+    {F_REDUCE_BY_KEY_ENQUEUE, CL_BUILD_PROGRAM_FAILURE, NULL},
+    {F_REDUCE_BY_KEY_ENQUEUE, CLSCAN_DEVICE_NOT_SUPPORTED, R_SEGMENTED_FITS},
 };
 enum { NDOCS = sizeof docs / sizeof docs[0] };
 
@@ -702,7 +724,19 @@ static struct {
     clscan_bucketer *bucketer;    /* NBUCKETS buckets, 4-byte values */
     clscan_sorter *sorter;        /* uint32 keys sorted by their low SORT_KEY_BITS bits, 4-byte values */
     clscan_sorter *signed_sorter; /* int32 keys, no values */
+    clscan_compactor *pred;       /* 4-byte elements, predicate SEL_FLAG on int */
+    clscan_runs *runs;            /* 4-byte keys, 4-byte values */
+    clscan_plan *plan2;           /* SUM int32 inclusive of E.ctx2 (reduce_by_key: a plan of another context) */
+    clscan_plan *plan_sub;        /* SUM int32 inclusive of E.sub in E.ctx (another device; NULL: no E.sub) */
 } H;
+
+/* The predicate of H.pred (the probes compute it on the host as sel_flag). */
+#define SEL_FLAG "(x & 3) != 0"
+static bool sel_flag(int32_t x)
+{
+    return (x & 3) != 0;
+}
+static const clscan_predicate sel_pred = {"int", SEL_FLAG, NULL};
 
 /* A registers tuning whose tile of float AFFINE pairs (8 bytes) fits the 1 MiB the library allows
  * a work-group's registers, while the compensated elements (16 bytes) do not. */
@@ -778,6 +812,16 @@ static void setup_handles(void)
         setup_error("clscan_sorter_set_key_bits", err);
     if (!(H.signed_sorter = clscan_sorter_create(E.ctx, E.device, CLSCAN_INT32, 0, &err)))
         setup_error("clscan_sorter_create(int32)", err);
+    if (!(H.pred = clscan_compactor_create_if(E.ctx, E.device, 4, &sel_pred, &err)))
+        setup_error("clscan_compactor_create_if", err);
+    if (!(H.runs = clscan_runs_create(E.ctx, E.device, 4, 4, &err)))
+        setup_error("clscan_runs_create", err);
+    if (!(H.plan2 = clscan_plan_create(E.ctx2, E.device, CLSCAN_SUM, CLSCAN_INT32, CLSCAN_INCLUSIVE, &err)))
+        setup_error("clscan_plan_create (second context)", err);
+    /* Some platforms (PoCL) leave the sub-device out of the context's CL_CONTEXT_DEVICES, which
+     * the library checks: then the row that needs this plan is skipped. */
+    if (E.sub)
+        H.plan_sub = clscan_plan_create(E.ctx, E.sub, CLSCAN_SUM, CLSCAN_INT32, CLSCAN_INCLUSIVE, &err);
 }
 
 static void release_handles(void)
@@ -795,6 +839,10 @@ static void release_handles(void)
     clscan_bucketer_release(H.bucketer);
     clscan_sorter_release(H.sorter);
     clscan_sorter_release(H.signed_sorter);
+    clscan_compactor_release(H.pred);
+    clscan_runs_release(H.runs);
+    clscan_plan_release(H.plan2);
+    clscan_plan_release(H.plan_sub);
     memset(&H, 0, sizeof H);
 }
 
@@ -1248,6 +1296,130 @@ static void probe_compact(int mode)
     clReleaseMemObject(bk);
 }
 
+/* The selections: a valid call of fn on H.pred (the predicate's functions), H.compactor
+ * (partition, unique) or H.runs (by key, with H.plan), outputs and count after an offset of 1,
+ * against the host's selection of fresh inputs in runs of equal elements. */
+static void probe_select(fn_id fn)
+{
+    const char *what = fn_names[fn];
+    int32_t src[PN], vals[PN], dst[PN + 2], vdst[PN + 2], expected[PN + 2], vexpected[PN + 2];
+    unsigned char flags[PN];
+    cl_ulong kept[2], kept_expected[2];
+    tu_fill_bytes(vals, sizeof vals);
+    tu_fill_bytes(dst, sizeof dst);
+    tu_fill_bytes(vdst, sizeof vdst);
+    tu_fill_bytes(kept, sizeof kept);
+    memcpy(expected, dst, sizeof dst);
+    memcpy(vexpected, vdst, sizeof vdst);
+    memcpy(kept_expected, kept, sizeof kept);
+    for (size_t i = 0; i < PN; i++) {
+        src[i] = i > 0 && tu_rand_below(3) != 0 ? src[i - 1] : (int32_t)tu_rand_below(1000) - 500;
+        flags[i] = tu_rand_below(3) == 0 ? 0 : (unsigned char)(1 + tu_rand_below(255));
+    }
+    size_t n = 0;
+    if (fn == F_UNIQUE_ENQUEUE || fn == F_UNIQUE_BY_KEY_ENQUEUE || fn == F_REDUCE_BY_KEY_ENQUEUE) {
+        for (size_t i = 0; i < PN; i++) {
+            if (i == 0 || src[i] != src[i - 1]) {
+                expected[1 + n] = src[i];
+                vexpected[1 + n++] = vals[i];
+            } else if (fn == F_REDUCE_BY_KEY_ENQUEUE) { /* int32 SUM wraps: added as uint32 */
+                vexpected[n] = (int32_t)((uint32_t)vexpected[n] + (uint32_t)vals[i]);
+            }
+        }
+    } else {
+        const bool by_flags = fn == F_PARTITION_ENQUEUE;
+        for (size_t i = 0; i < PN; i++)
+            if (by_flags ? flags[i] != 0 : sel_flag(src[i]))
+                expected[1 + n++] = src[i];
+        if (fn == F_PARTITION_ENQUEUE || fn == F_PARTITION_IF_ENQUEUE)
+            for (size_t i = 0, m = n; i < PN; i++)
+                if (!(by_flags ? flags[i] != 0 : sel_flag(src[i])))
+                    expected[1 + m++] = src[i];
+    }
+    kept_expected[1] = n;
+    cl_mem bs = probe_buffer(sizeof src, src), bf = probe_buffer(sizeof flags, flags);
+    cl_mem bd = probe_buffer(sizeof dst, dst), bk = probe_buffer(sizeof kept, kept);
+    cl_mem bv = probe_buffer(sizeof vals, vals), bvd = probe_buffer(sizeof vdst, vdst);
+    cl_event ev = NULL;
+    cl_int st = CL_SUCCESS;
+    size_t kept_host = 12345;
+    switch (fn) {
+    case F_COMPACT_IF_ENQUEUE:
+        st = clscan_compact_if_enqueue(H.pred, E.q, bs, 0, PN, bd, 1, bk, 1, 0, NULL, &ev);
+        break;
+    case F_COMPACT_IF:
+        st = clscan_compact_if(H.pred, E.q, bs, 0, PN, bd, 1, &kept_host, 0, NULL);
+        if (st == CL_SUCCESS)
+            st = clEnqueueMarkerWithWaitList(E.q, 0, NULL, &ev);
+        break;
+    case F_PARTITION_ENQUEUE:
+        st = clscan_partition_enqueue(H.compactor, E.q, bs, 0, bf, 0, PN, bd, 1, bk, 1, 0, NULL, &ev);
+        break;
+    case F_PARTITION_IF_ENQUEUE:
+        st = clscan_partition_if_enqueue(H.pred, E.q, bs, 0, PN, bd, 1, bk, 1, 0, NULL, &ev);
+        break;
+    case F_UNIQUE_ENQUEUE:
+        st = clscan_unique_enqueue(H.compactor, E.q, bs, 0, PN, bd, 1, bk, 1, 0, NULL, &ev);
+        break;
+    case F_UNIQUE_BY_KEY_ENQUEUE:
+        st = clscan_unique_by_key_enqueue(H.runs, E.q, bs, 0, bv, 0, PN, bd, 1, bvd, 1, bk, 1, 0, NULL, &ev);
+        break;
+    case F_REDUCE_BY_KEY_ENQUEUE:
+        st = clscan_reduce_by_key_enqueue(H.runs, H.plan, E.q, bs, 0, bv, 0, PN, bd, 1, bvd, 1, bk, 1, 0, NULL, &ev);
+        break;
+    default:
+        ck_abort_msg("probe_select(%s)", what);
+    }
+    if (probe_ran(what, st, ev)) {
+        probe_read(bd, sizeof dst, dst);
+        probe_compare(what, expected, dst, sizeof dst);
+        if (fn == F_UNIQUE_BY_KEY_ENQUEUE || fn == F_REDUCE_BY_KEY_ENQUEUE) {
+            probe_read(bvd, sizeof vdst, vdst);
+            probe_compare(what, vexpected, vdst, sizeof vdst);
+        }
+        if (fn == F_COMPACT_IF) {
+            if (kept_host != n)
+                row_fail("the valid %s after the row kept %zu elements, not %zu", what, kept_host, n);
+        } else {
+            probe_read(bk, sizeof kept, kept);
+            probe_compare(what, kept_expected, kept, sizeof kept);
+        }
+    }
+    cl_mem all[] = {bs, bf, bd, bk, bv, bvd};
+    for (size_t i = 0; i < sizeof all / sizeof all[0]; i++)
+        clReleaseMemObject(all[i]);
+}
+
+/* The plan of the other context still scans (on E.q2). */
+static void probe_reduce_other_context(void)
+{
+    int32_t x[PN], y[PN], expected[PN];
+    tu_fill_bytes(x, sizeof x);
+    uint32_t acc = 0;
+    for (size_t i = 0; i < PN; i++)
+        expected[i] = (int32_t)(acc += (uint32_t)x[i]);
+    cl_int err;
+    cl_mem bx = clCreateBuffer(E.ctx2, CL_MEM_READ_WRITE | CL_MEM_COPY_HOST_PTR, sizeof x, x, &err);
+    cl_mem by = clCreateBuffer(E.ctx2, CL_MEM_READ_WRITE, sizeof y, NULL, &err);
+    ck_assert_msg(bx && by, "clCreateBuffer (second context): %d", (int)err);
+    cl_event ev = NULL;
+    const cl_int st = clscan_enqueue(H.plan2, E.q2, bx, 0, by, 0, PN, 0, NULL, &ev);
+    if (probe_ran("scan of the other context's plan", st, ev)) {
+        clEnqueueReadBuffer(E.q2, by, CL_TRUE, 0, sizeof y, y, 0, NULL, NULL);
+        probe_compare("scan of the other context's plan", expected, y, sizeof y);
+    }
+    clReleaseMemObject(bx);
+    clReleaseMemObject(by);
+}
+
+static void probe_selections(void)
+{
+    static const fn_id fns[] = {F_COMPACT_IF_ENQUEUE, F_COMPACT_IF, F_PARTITION_ENQUEUE, F_PARTITION_IF_ENQUEUE,
+                                F_UNIQUE_ENQUEUE, F_UNIQUE_BY_KEY_ENQUEUE, F_REDUCE_BY_KEY_ENQUEUE};
+    for (size_t i = 0; i < sizeof fns / sizeof fns[0]; i++)
+        probe_select(fns[i]);
+}
+
 /* The bucketer: a stable counting sort by keys below NBUCKETS (larger keys count as the last). */
 static void probe_bucket(void)
 {
@@ -1414,6 +1586,14 @@ static void probe_create(fn_id fn)
         h = clscan_sorter_create(E.ctx, E.device, CLSCAN_UINT32, 4, &err);
         clscan_sorter_release(h);
         break;
+    case F_COMPACTOR_CREATE_IF:
+        h = clscan_compactor_create_if(E.ctx, E.device, 4, &sel_pred, &err);
+        clscan_compactor_release(h);
+        break;
+    case F_RUNS_CREATE:
+        h = clscan_runs_create(E.ctx, E.device, 4, 4, &err);
+        clscan_runs_release(h);
+        break;
     default:
         ck_abort_msg("probe_create(%s)", fn_names[fn]);
     }
@@ -1450,6 +1630,7 @@ static void probe_all(void)
     probe_sort(true);
     probe_host();
     probe_host_with();
+    probe_selections();
 }
 
 /* ---- Rows of the enqueue functions ------------------------------------------------------------
@@ -1507,6 +1688,17 @@ static const call_desc calls[] = {
                                    {"values_in", false, NEED_COUNT, false, true, 4},
                                    {"values_out", true, NEED_COUNT, false, true, 4},
                                    {"offsets", false, NEED_OFFSETS, false, false, 0}}},
+    /* The selections */
+    {F_COMPACT_IF_ENQUEUE, 3, {IN("src", 4), OUT("dst", 4), {"kept", true, NEED_ONE, false, false, 8}}},
+    {F_COMPACT_IF, 2, {IN("src", 4), OUT("dst", 4)}},
+    {F_PARTITION_ENQUEUE, 4, {IN("src", 4), IN("flags", 1), OUT("dst", 4),
+                              {"kept", true, NEED_ONE, false, false, 8}}},
+    {F_PARTITION_IF_ENQUEUE, 3, {IN("src", 4), OUT("dst", 4), {"kept", true, NEED_ONE, false, false, 8}}},
+    {F_UNIQUE_ENQUEUE, 3, {IN("src", 4), OUT("dst", 4), {"kept", true, NEED_ONE, false, false, 8}}},
+    {F_UNIQUE_BY_KEY_ENQUEUE, 5, {IN("keys", 4), IN("values", 4), OUT("keys_out", 4), OUT("values_out", 4),
+                                  {"nruns", true, NEED_ONE, false, false, 8}}},
+    {F_REDUCE_BY_KEY_ENQUEUE, 5, {IN("keys", 4), IN("values", 4), OUT("keys_out", 4), OUT("values_out", 4),
+                                  {"nruns", true, NEED_ONE, false, false, 8}}},
 };
 #undef IN
 #undef OUT
@@ -1572,6 +1764,12 @@ typedef struct erow {
 } erow;
 
 #define NSEG_ZERO ((size_t)-2)
+
+/* clscan_reduce_by_key_enqueue: the plan of a row (its .extra; the runs handle is .handle's):
+ * H.plan, NULL, H.affine_exclusive, H.affine (8-byte elements), H.plan2 (another context), and
+ * H.poisoned (its segmented program reads the temporary kernel directory), H.plan_sub (another
+ * device of the context). */
+enum { RP_PLAN, RP_NULL, RP_EXCLUSIVE, RP_SIZE, RP_OTHER_CONTEXT, RP_POISONED, RP_OTHER_DEVICE };
 
 /* clscan_enqueue_with, clscan_enqueue_recurrence: options.reverse set; options NULL; a_const NULL
  * (otherwise it points to 1.0f; a is its slot's buffer either way). */
@@ -1843,6 +2041,100 @@ static const erow hand_rows[] = {
         .handle = H_ALT, SLOT(2, B_FRESH)),
     ROW(F_SORT_ENQUEUE, CL_INVALID_MEM_OBJECT, .what = "values_out given to a sorter of keys only",
         .handle = H_ALT, SLOT(3, B_FRESH)),
+    /* The selections.  clscan_compact_if_enqueue: src 0, dst 1, kept 2 (H_ALT: a compactor
+     * without a predicate) */
+    ROW(F_COMPACT_IF_ENQUEUE, CLSCAN_NO_PREDICATE, .what = "a compactor without a predicate", .handle = H_ALT),
+    ROW(F_COMPACT_IF_ENQUEUE, CL_MEM_COPY_OVERLAP, .what = "dst one element after src in the same buffer",
+        SLOT(1, B_SAME, 0, false, 1)),
+    ROW(F_COMPACT_IF_ENQUEUE, CL_MEM_COPY_OVERLAP, .what = "dst a sub-buffer overlapping src in its parent",
+        SLOT(0, B_FRESH, 0, true, 2), SLOT(1, B_SUB, 0, false, 0)),
+    ROW(F_COMPACT_IF_ENQUEUE, CL_MEM_COPY_OVERLAP, .what = "kept inside src's range", SLOT(2, B_SAME, 0, false, 5)),
+    ROW(F_COMPACT_IF_ENQUEUE, CL_MEM_COPY_OVERLAP, .what = "kept inside dst's range", SLOT(2, B_SAME, 1, false, 5)),
+    ROW(F_COMPACT_IF_ENQUEUE, CL_MEM_COPY_OVERLAP, .what = "kept a sub-buffer overlapping dst in its parent",
+        SLOT(1, B_FRESH, 0, true, 0), SLOT(2, B_SUB, 1, false, 3)),
+    ROW(F_COMPACT_IF_ENQUEUE, CLSCAN_RANGE_OUT_OF_BOUNDS, .what = "src offset SIZE_MAX - count + 1",
+        SLOT(0, B_FRESH, 0, false, SIZE_MAX - NE + 1)),
+    ROW(F_COMPACT_IF_ENQUEUE, CLSCAN_RANGE_OUT_OF_BOUNDS, .what = "dst offset SIZE_MAX / 4 + 1 (bytes wrap)",
+        SLOT(1, B_FRESH, 0, false, SIZE_MAX / 4 + 1)),
+    /* clscan_compact_if: src 0, dst 1 */
+    ROW(F_COMPACT_IF, CLSCAN_NO_PREDICATE, .what = "a compactor without a predicate", .handle = H_ALT),
+    ROW(F_COMPACT_IF, CL_INVALID_VALUE, .what = "kept NULL", .extra = 1),
+    ROW(F_COMPACT_IF, CL_MEM_COPY_OVERLAP, .what = "dst one element after src in the same buffer",
+        SLOT(1, B_SAME, 0, false, 1)),
+    ROW(F_COMPACT_IF, CL_MEM_COPY_OVERLAP, .what = "src a sub-buffer overlapping dst in its parent",
+        SLOT(0, B_SUB, 1, false, 0), SLOT(1, B_FRESH, 0, true, 3)),
+    ROW(F_COMPACT_IF, CLSCAN_RANGE_OUT_OF_BOUNDS, .what = "src offset SIZE_MAX / 4 (bytes wrap)",
+        SLOT(0, B_FRESH, 0, false, SIZE_MAX / 4)),
+    /* clscan_partition_enqueue: src 0, flags 1, dst 2, kept 3 */
+    ROW(F_PARTITION_ENQUEUE, CL_MEM_COPY_OVERLAP, .what = "dst over src (in place)", SLOT(2, B_SAME, 0, false, 0)),
+    ROW(F_PARTITION_ENQUEUE, CL_MEM_COPY_OVERLAP, .what = "dst one element before src in the same buffer",
+        SLOT(0, B_FRESH, 0, false, 1), SLOT(2, B_SAME, 0, false, 0)),
+    ROW(F_PARTITION_ENQUEUE, CL_MEM_COPY_OVERLAP, .what = "dst over the flags",
+        SLOT(1, B_FRESH, 0, false, 0, 4 * (NE + GUARD)), SLOT(2, B_SAME, 1, false, 0)),
+    ROW(F_PARTITION_ENQUEUE, CL_MEM_COPY_OVERLAP, .what = "dst a sub-buffer overlapping the flags in their parent",
+        SLOT(1, B_FRESH, 0, true, 0, 0), SLOT(2, B_SUB, 1, false, 0)),
+    ROW(F_PARTITION_ENQUEUE, CL_MEM_COPY_OVERLAP, .what = "kept inside the flags", SLOT(3, B_SAME, 1, false, 2)),
+    ROW(F_PARTITION_ENQUEUE, CL_MEM_COPY_OVERLAP, .what = "kept inside src's range", SLOT(3, B_SAME, 0, false, 5)),
+    ROW(F_PARTITION_ENQUEUE, CL_MEM_COPY_OVERLAP, .what = "kept inside dst's range", SLOT(3, B_SAME, 2, false, 9)),
+    ROW(F_PARTITION_ENQUEUE, CLSCAN_RANGE_OUT_OF_BOUNDS, .what = "flags offset SIZE_MAX - count + 1",
+        SLOT(1, B_FRESH, 0, false, SIZE_MAX - NE + 1)),
+    /* clscan_partition_if_enqueue: src 0, dst 1, kept 2 */
+    ROW(F_PARTITION_IF_ENQUEUE, CLSCAN_NO_PREDICATE, .what = "a compactor without a predicate", .handle = H_ALT),
+    ROW(F_PARTITION_IF_ENQUEUE, CL_MEM_COPY_OVERLAP, .what = "dst over src (in place)", SLOT(1, B_SAME, 0, false, 0)),
+    ROW(F_PARTITION_IF_ENQUEUE, CL_MEM_COPY_OVERLAP, .what = "kept inside dst's range",
+        SLOT(2, B_SAME, 1, false, 7)),
+    ROW(F_PARTITION_IF_ENQUEUE, CL_MEM_COPY_OVERLAP, .what = "kept a sub-buffer overlapping src in its parent",
+        SLOT(0, B_FRESH, 0, true, 0), SLOT(2, B_SUB, 0, false, 1)),
+    /* clscan_unique_enqueue: src 0, dst 1, kept 2 */
+    ROW(F_UNIQUE_ENQUEUE, CL_MEM_COPY_OVERLAP, .what = "dst over src (in place)", SLOT(1, B_SAME, 0, false, 0)),
+    ROW(F_UNIQUE_ENQUEUE, CL_MEM_COPY_OVERLAP, .what = "dst a sub-buffer overlapping src in its parent",
+        SLOT(0, B_FRESH, 0, true, 1), SLOT(1, B_SUB, 0, false, 0)),
+    ROW(F_UNIQUE_ENQUEUE, CL_MEM_COPY_OVERLAP, .what = "kept inside src's range", SLOT(2, B_SAME, 0, false, 3)),
+    ROW(F_UNIQUE_ENQUEUE, CL_MEM_COPY_OVERLAP, .what = "kept inside dst's range", SLOT(2, B_SAME, 1, false, 3)),
+    ROW(F_UNIQUE_ENQUEUE, CLSCAN_RANGE_OUT_OF_BOUNDS, .what = "kept offset SIZE_MAX / 8 + 1 (bytes wrap)",
+        SLOT(2, B_FRESH, 0, false, SIZE_MAX / 8 + 1)),
+    /* clscan_unique_by_key_enqueue: keys 0, values 1, keys_out 2, values_out 3, nruns 4 */
+    ROW(F_UNIQUE_BY_KEY_ENQUEUE, CL_MEM_COPY_OVERLAP, .what = "keys_out over the keys", SLOT(2, B_SAME, 0, false, 0)),
+    ROW(F_UNIQUE_BY_KEY_ENQUEUE, CL_MEM_COPY_OVERLAP, .what = "values_out one element after the values",
+        SLOT(3, B_SAME, 1, false, 1)),
+    ROW(F_UNIQUE_BY_KEY_ENQUEUE, CL_MEM_COPY_OVERLAP, .what = "keys_out over the values", SLOT(2, B_SAME, 1, false, 0)),
+    ROW(F_UNIQUE_BY_KEY_ENQUEUE, CL_MEM_COPY_OVERLAP, .what = "values_out over the keys", SLOT(3, B_SAME, 0, false, 0)),
+    ROW(F_UNIQUE_BY_KEY_ENQUEUE, CL_MEM_COPY_OVERLAP, .what = "values_out inside keys_out",
+        SLOT(3, B_SAME, 2, false, 2)),
+    ROW(F_UNIQUE_BY_KEY_ENQUEUE, CL_MEM_COPY_OVERLAP, .what = "nruns inside the keys", SLOT(4, B_SAME, 0, false, 3)),
+    ROW(F_UNIQUE_BY_KEY_ENQUEUE, CL_MEM_COPY_OVERLAP, .what = "nruns inside values_out",
+        SLOT(4, B_SAME, 3, false, 9)),
+    ROW(F_UNIQUE_BY_KEY_ENQUEUE, CL_MEM_COPY_OVERLAP, .what = "nruns a sub-buffer overlapping keys_out in its parent",
+        SLOT(2, B_FRESH, 0, true, 0), SLOT(4, B_SUB, 2, false, 3)),
+    ROW(F_UNIQUE_BY_KEY_ENQUEUE, CL_MEM_COPY_OVERLAP, .what = "keys_out a sub-buffer overlapping the values in "
+        "their parent", SLOT(1, B_FRESH, 0, true, 0), SLOT(2, B_SUB, 1, false, 6)),
+    ROW(F_UNIQUE_BY_KEY_ENQUEUE, CLSCAN_RANGE_OUT_OF_BOUNDS, .what = "keys offset SIZE_MAX - count + 1",
+        SLOT(0, B_FRESH, 0, false, SIZE_MAX - NE + 1)),
+    ROW(F_UNIQUE_BY_KEY_ENQUEUE, CLSCAN_RANGE_OUT_OF_BOUNDS, .what = "values_out a sub-buffer one element short",
+        SLOT(1, B_FRESH, 0, true, 0, 2 * NE), SLOT(3, B_SUB, 1, false, 0, NE - 1)),
+    /* clscan_reduce_by_key_enqueue: the same slots; the plan by .extra (RP_*) */
+    ROW(F_REDUCE_BY_KEY_ENQUEUE, CLSCAN_INVALID_PLAN, .what = "plan NULL", .extra = RP_NULL),
+    ROW(F_REDUCE_BY_KEY_ENQUEUE, CLSCAN_INVALID_HANDLE, .what = "runs NULL and plan NULL (the handle first)",
+        .handle = H_NULL, .extra = RP_NULL),
+    ROW(F_REDUCE_BY_KEY_ENQUEUE, CLSCAN_INVALID_KIND, .what = "an exclusive plan (AFFINE float)",
+        .extra = RP_EXCLUSIVE),
+    ROW(F_REDUCE_BY_KEY_ENQUEUE, CLSCAN_ELEMENT_SIZE_MISMATCH, .what = "a plan of 8-byte elements (AFFINE float), "
+        "values of 4", .extra = RP_SIZE),
+    ROW(F_REDUCE_BY_KEY_ENQUEUE, CL_INVALID_CONTEXT, .what = "a plan of another context", .extra = RP_OTHER_CONTEXT),
+    ROW(F_REDUCE_BY_KEY_ENQUEUE, CL_INVALID_DEVICE, .what = "a plan of another device of the context",
+        .extra = RP_OTHER_DEVICE),
+    ROW(F_REDUCE_BY_KEY_ENQUEUE, CL_BUILD_PROGRAM_FAILURE, .what = "the plan's segmented program does not compile",
+        .extra = RP_POISONED, .dir = DIR_TREE_BROKEN),
+    ROW(F_REDUCE_BY_KEY_ENQUEUE, CL_MEM_COPY_OVERLAP, .what = "keys_out over the values", SLOT(2, B_SAME, 1, false, 0)),
+    ROW(F_REDUCE_BY_KEY_ENQUEUE, CL_MEM_COPY_OVERLAP, .what = "values_out over keys_out",
+        SLOT(3, B_SAME, 2, false, 0)),
+    ROW(F_REDUCE_BY_KEY_ENQUEUE, CL_MEM_COPY_OVERLAP, .what = "nruns inside the values", SLOT(4, B_SAME, 1, false, 2)),
+    ROW(F_REDUCE_BY_KEY_ENQUEUE, CL_MEM_COPY_OVERLAP, .what = "nruns a sub-buffer overlapping values_out in its "
+        "parent", SLOT(3, B_FRESH, 0, true, 0), SLOT(4, B_SUB, 3, false, 1)),
+    ROW(F_REDUCE_BY_KEY_ENQUEUE, CL_MEM_COPY_OVERLAP, .what = "values_out a sub-buffer overlapping the keys in "
+        "their parent", SLOT(0, B_FRESH, 0, true, 0), SLOT(3, B_SUB, 0, false, 2)),
+    ROW(F_REDUCE_BY_KEY_ENQUEUE, CLSCAN_RANGE_OUT_OF_BOUNDS, .what = "values offset SIZE_MAX / 4 (bytes wrap)",
+        SLOT(1, B_FRESH, 0, false, SIZE_MAX / 4)),
 };
 
 /* The rows every enqueue function gets, made from its slots: the handle, the queue, the wait
@@ -1980,6 +2272,12 @@ static clscan_plan *row_plan(const erow *r)
 /* Why a scan's row cannot run here (NULL: it can). */
 static const char *row_plan_missing(const erow *r)
 {
+    if (r->fn == F_REDUCE_BY_KEY_ENQUEUE && r->extra == RP_POISONED && !H.poisoned)
+        return "the source tree's cl/ was not found (set CLSCAN_SRCDIR)";
+    if (r->fn == F_REDUCE_BY_KEY_ENQUEUE && r->extra == RP_OTHER_DEVICE && !H.plan_sub)
+        return E.sub ? "no plan of the sub-device in the context (the context does not list the sub-device "
+                       "among its CL_CONTEXT_DEVICES)"
+                     : "the device cannot be partitioned: no second device in one context";
     if (!is_scan(r->fn) || r->handle == H_NULL || row_plan(r))
         return r->handle == H_TUNED && !E.cpu ? "recurrences are compensated under CLSCAN_ACCURACY_AUTO on CPU "
                                                 "devices only" : NULL;
@@ -2050,6 +2348,21 @@ static void probe_enqueue_row(const erow *r)
     case F_SORT_ENQUEUE:
     case F_SEGMENTED_SORT_ENQUEUE:
         probe_sort(r->handle == H_ALT);
+        break;
+    case F_COMPACT_IF_ENQUEUE:
+    case F_COMPACT_IF:
+    case F_PARTITION_ENQUEUE:
+    case F_PARTITION_IF_ENQUEUE:
+    case F_UNIQUE_ENQUEUE:
+    case F_UNIQUE_BY_KEY_ENQUEUE:
+    case F_REDUCE_BY_KEY_ENQUEUE:
+        probe_select(r->fn);
+        if (r->handle == H_ALT) /* the compactor without a predicate */
+            probe_compact(COMPACT_ENQUEUE);
+        if (r->fn == F_REDUCE_BY_KEY_ENQUEUE && r->extra == RP_POISONED)
+            probe_scan(H.poisoned, "scan");
+        if (r->fn == F_REDUCE_BY_KEY_ENQUEUE && r->extra == RP_OTHER_CONTEXT)
+            probe_reduce_other_context();
         break;
     default:
         ck_abort_msg("no probe for %s", fn_names[r->fn]);
@@ -2138,6 +2451,26 @@ static cl_int call_axis(const erow *r, clscan_plan *plan, cl_command_queue q, cl
     return clscan_enqueue_axis(plan, q, axis, m[0], off[0], sp, m[1], off[1], dp, rows, 1, nw, wl, ev);
 }
 
+/* The selections' handles of a row: the compactor with a predicate (H_ALT: the one without), and
+ * reduce_by_key's plan (RP_*). */
+static clscan_compactor *sel_compactor(const erow *r)
+{
+    return r->handle == H_NULL ? NULL : r->handle == H_ALT ? H.compactor : H.pred;
+}
+
+static clscan_plan *reduce_plan(const erow *r)
+{
+    switch (r->extra) {
+    case RP_NULL: return NULL;
+    case RP_EXCLUSIVE: return H.affine_exclusive;
+    case RP_SIZE: return H.affine;
+    case RP_OTHER_CONTEXT: return H.plan2;
+    case RP_POISONED: return H.poisoned;
+    case RP_OTHER_DEVICE: return H.plan_sub;
+    default: return H.plan;
+    }
+}
+
 /* The row's call. */
 static cl_int call_enqueue(const erow *r, cl_command_queue q, cl_mem m[6], size_t off[6], size_t count, cl_uint nw,
                            const cl_event *wl, cl_event *ev, size_t *kept)
@@ -2179,6 +2512,26 @@ static cl_int call_enqueue(const erow *r, cl_command_queue q, cl_mem m[6], size_
         return clscan_segmented_sort_enqueue(so, q, m[0], off[0], m[1], off[1], m[2], off[2], m[3], off[3], count,
                                              r->extra ? (clscan_type)r->extra : CLSCAN_UINT32, m[4], off[4],
                                              row_nseg(r), nw, wl, ev);
+    case F_COMPACT_IF_ENQUEUE:
+        return clscan_compact_if_enqueue(sel_compactor(r), q, m[0], off[0], count, m[1], off[1], m[2], off[2], nw, wl,
+                                         ev);
+    case F_COMPACT_IF:
+        return clscan_compact_if(sel_compactor(r), q, m[0], off[0], count, m[1], off[1], r->extra ? NULL : kept, nw,
+                                 wl);
+    case F_PARTITION_ENQUEUE:
+        return clscan_partition_enqueue(c, q, m[0], off[0], m[1], off[1], count, m[2], off[2], m[3], off[3], nw, wl,
+                                        ev);
+    case F_PARTITION_IF_ENQUEUE:
+        return clscan_partition_if_enqueue(sel_compactor(r), q, m[0], off[0], count, m[1], off[1], m[2], off[2], nw,
+                                           wl, ev);
+    case F_UNIQUE_ENQUEUE:
+        return clscan_unique_enqueue(c, q, m[0], off[0], count, m[1], off[1], m[2], off[2], nw, wl, ev);
+    case F_UNIQUE_BY_KEY_ENQUEUE:
+        return clscan_unique_by_key_enqueue(r->handle == H_NULL ? NULL : H.runs, q, m[0], off[0], m[1], off[1], count,
+                                            m[2], off[2], m[3], off[3], m[4], off[4], nw, wl, ev);
+    case F_REDUCE_BY_KEY_ENQUEUE:
+        return clscan_reduce_by_key_enqueue(r->handle == H_NULL ? NULL : H.runs, reduce_plan(r), q, m[0], off[0], m[1],
+                                            off[1], count, m[2], off[2], m[3], off[3], m[4], off[4], nw, wl, ev);
     default:
         ck_abort_msg("%s has no slots", fn_names[r->fn]);
     }
@@ -2447,6 +2800,12 @@ typedef enum custom_sel {
     CU_SYNTAX, CU_PREAMBLE_ERROR, CU_LOCAL_MEM,
 } custom_sel;
 
+/* The predicates of clscan_compactor_create_if's rows (sel_predicate() makes them). */
+typedef enum pred_sel {
+    PR_VALID, PR_NULL, PR_TYPE_NULL, PR_TYPE_EMPTY, PR_FLAG_NULL, PR_FLAG_EMPTY, PR_TYPE_LONG, PR_FLAG_LONG,
+    PR_PREAMBLE_LONG, PR_SYNTAX, PR_UNDECLARED, PR_PREAMBLE_ERROR, PR_NO_TYPE,
+} pred_sel;
+
 typedef struct crow {
     fn_id fn;
     cl_int want;
@@ -2584,6 +2943,70 @@ static const crow create_rows[] = {
     SORTER(CL_INVALID_VALUE, .what = "CLSCAN_DEVELOP=tiles=sideways", .env = ENV_DEVELOP_BAD_VALUE, SORTER_OK),
     SORTER(CL_INVALID_BUILD_OPTIONS, .what = "CLSCAN_DEVELOP=build=-cl-no-such-option",
            .env = ENV_DEVELOP_BAD_OPTION, .undocumented = true, SORTER_OK),
+
+    /* The selections' handles: clscan_compactor_create_if (.a element size, .b the predicate,
+     * PR_*) and clscan_runs_create (.a key size, .b value size) */
+#define COMPACTOR_IF(...) ROW(F_COMPACTOR_CREATE_IF, __VA_ARGS__)
+#define RUNS(...) ROW(F_RUNS_CREATE, __VA_ARGS__)
+#define COMPACTOR_IF_OK .a = 4, .b = PR_VALID
+#define RUNS_OK .a = 4, .b = 4
+    COMPACTOR_IF(CLSCAN_INVALID_PREDICATE, .what = "predicate NULL", .a = 4, .b = PR_NULL),
+    COMPACTOR_IF(CLSCAN_INVALID_PREDICATE, .what = "type NULL", .a = 4, .b = PR_TYPE_NULL),
+    COMPACTOR_IF(CLSCAN_INVALID_PREDICATE, .what = "type empty", .a = 4, .b = PR_TYPE_EMPTY),
+    COMPACTOR_IF(CLSCAN_INVALID_PREDICATE, .what = "flag NULL", .a = 4, .b = PR_FLAG_NULL),
+    COMPACTOR_IF(CLSCAN_INVALID_PREDICATE, .what = "flag empty", .a = 4, .b = PR_FLAG_EMPTY),
+    COMPACTOR_IF(CLSCAN_INVALID_PREDICATE, .what = "type longer than CLSCAN_CUSTOM_MAX_TYPE", .a = 4,
+                 .b = PR_TYPE_LONG),
+    COMPACTOR_IF(CLSCAN_INVALID_PREDICATE, .what = "flag longer than CLSCAN_CUSTOM_MAX_EXPRESSION", .a = 4,
+                 .b = PR_FLAG_LONG),
+    COMPACTOR_IF(CLSCAN_INVALID_PREDICATE, .what = "preamble longer than CLSCAN_CUSTOM_MAX_PREAMBLE", .a = 4,
+                 .b = PR_PREAMBLE_LONG),
+    COMPACTOR_IF(CLSCAN_INVALID_PREDICATE, .what = "predicate NULL and element size 0 (the predicate first)",
+                 .a = 0, .b = PR_NULL),
+    COMPACTOR_IF(CLSCAN_INVALID_ELEMENT_SIZE, .what = "element size 0", .a = 0, .b = PR_VALID),
+    COMPACTOR_IF(CLSCAN_INVALID_ELEMENT_SIZE, .what = "element size 4097", .a = 4097, .b = PR_VALID),
+    COMPACTOR_IF(CLSCAN_INVALID_ELEMENT_SIZE, .what = "element size SIZE_MAX", .a = -1, .b = PR_VALID),
+    COMPACTOR_IF(CLSCAN_ELEMENT_SIZE_MISMATCH, .what = "int of element size 8", .a = 8, .b = PR_VALID),
+    COMPACTOR_IF(CLSCAN_ELEMENT_SIZE_MISMATCH, .what = "int of element size 2", .a = 2, .b = PR_VALID),
+    COMPACTOR_IF(CL_BUILD_PROGRAM_FAILURE, .what = "flag \"x +* 1\"", .a = 4, .b = PR_SYNTAX),
+    COMPACTOR_IF(CL_BUILD_PROGRAM_FAILURE, .what = "flag naming an undeclared variable", .a = 4,
+                 .b = PR_UNDECLARED),
+    COMPACTOR_IF(CL_BUILD_PROGRAM_FAILURE, .what = "a preamble with #error", .a = 4, .b = PR_PREAMBLE_ERROR),
+    COMPACTOR_IF(CL_BUILD_PROGRAM_FAILURE, .what = "type naming no type", .a = 4, .b = PR_NO_TYPE),
+    COMPACTOR_IF(CL_INVALID_CONTEXT, .what = "context NULL", .ctx = C_NULL, COMPACTOR_IF_OK),
+    COMPACTOR_IF(CL_INVALID_DEVICE, .what = "device NULL", .dev = D_NULL, COMPACTOR_IF_OK),
+    COMPACTOR_IF(CL_INVALID_DEVICE, .what = "a device not in the context", .ctx = C_OTHER, .dev = D_SUB,
+                 .need = N_SUB, COMPACTOR_IF_OK),
+    COMPACTOR_IF(CLSCAN_KERNEL_SOURCE_NOT_FOUND, .what = "CLSCAN_KERNEL_DIR names no directory",
+                 .env = ENV_DIR_MISSING, COMPACTOR_IF_OK),
+    COMPACTOR_IF(CL_BUILD_PROGRAM_FAILURE, .what = "CLSCAN_KERNEL_DIR with a file that does not compile",
+                 .env = ENV_DIR_BROKEN, COMPACTOR_IF_OK),
+    COMPACTOR_IF(CL_INVALID_VALUE, .what = "CLSCAN_DEVELOP=tiles=sideways", .env = ENV_DEVELOP_BAD_VALUE,
+                 COMPACTOR_IF_OK),
+    COMPACTOR_IF(CL_INVALID_BUILD_OPTIONS, .what = "CLSCAN_DEVELOP=build=-cl-no-such-option",
+                 .env = ENV_DEVELOP_BAD_OPTION, .undocumented = true, COMPACTOR_IF_OK),
+
+    RUNS(CLSCAN_INVALID_ELEMENT_SIZE, .what = "key size 0", .a = 0, .b = 4),
+    RUNS(CLSCAN_INVALID_ELEMENT_SIZE, .what = "key size 4097", .a = 4097, .b = 4),
+    RUNS(CLSCAN_INVALID_ELEMENT_SIZE, .what = "key size SIZE_MAX", .a = -1, .b = 4),
+    RUNS(CLSCAN_INVALID_ELEMENT_SIZE, .what = "value size 0", .a = 4, .b = 0),
+    RUNS(CLSCAN_INVALID_ELEMENT_SIZE, .what = "value size 4097", .a = 4, .b = 4097),
+    RUNS(CLSCAN_INVALID_ELEMENT_SIZE, .what = "value size SIZE_MAX", .a = 8, .b = -1),
+    RUNS(CL_INVALID_CONTEXT, .what = "context NULL", .ctx = C_NULL, RUNS_OK),
+    RUNS(CL_INVALID_DEVICE, .what = "device NULL", .dev = D_NULL, RUNS_OK),
+    RUNS(CL_INVALID_DEVICE, .what = "a device not in the context", .ctx = C_OTHER, .dev = D_SUB, .need = N_SUB,
+         RUNS_OK),
+    RUNS(CLSCAN_KERNEL_SOURCE_NOT_FOUND, .what = "CLSCAN_KERNEL_DIR names no directory", .env = ENV_DIR_MISSING,
+         RUNS_OK),
+    RUNS(CL_BUILD_PROGRAM_FAILURE, .what = "CLSCAN_KERNEL_DIR with a file that does not compile",
+         .env = ENV_DIR_BROKEN, RUNS_OK),
+    RUNS(CL_INVALID_VALUE, .what = "CLSCAN_DEVELOP=policy", .env = ENV_DEVELOP_NO_EQ, RUNS_OK),
+    RUNS(CL_INVALID_BUILD_OPTIONS, .what = "CLSCAN_DEVELOP=build=-cl-no-such-option",
+         .env = ENV_DEVELOP_BAD_OPTION, .undocumented = true, RUNS_OK),
+#undef COMPACTOR_IF
+#undef RUNS
+#undef COMPACTOR_IF_OK
+#undef RUNS_OK
 };
 
 /* Snippets longer than the limits (spaces after a valid one: only the length is wrong). */
@@ -2639,6 +3062,27 @@ static void make_custom_strings(void)
              words, words);
 }
 
+static const clscan_predicate *sel_predicate(pred_sel sel, clscan_predicate *p)
+{
+    *p = sel_pred;
+    switch (sel) {
+    case PR_VALID: break;
+    case PR_NULL: return NULL;
+    case PR_TYPE_NULL: p->type = NULL; break;
+    case PR_TYPE_EMPTY: p->type = ""; break;
+    case PR_FLAG_NULL: p->flag = NULL; break;
+    case PR_FLAG_EMPTY: p->flag = ""; break;
+    case PR_TYPE_LONG: p->type = long_type; break;
+    case PR_FLAG_LONG: p->flag = long_expression; break;
+    case PR_PREAMBLE_LONG: p->preamble = long_preamble; break;
+    case PR_SYNTAX: p->flag = "x +* 1"; break;
+    case PR_UNDECLARED: p->flag = "x > no_such_variable"; break;
+    case PR_PREAMBLE_ERROR: p->preamble = "#error bad_input_test: a preamble that does not compile\n"; break;
+    case PR_NO_TYPE: p->type = "no_such_type"; break;
+    }
+    return p;
+}
+
 static void run_crow(const crow *r)
 {
     if (r->need == N_NO_FP64 && E.fp64) {
@@ -2657,6 +3101,7 @@ static void run_crow(const crow *r)
     cl_context ctx = r->ctx == C_MAIN ? E.ctx : r->ctx == C_NULL ? NULL : E.ctx2;
     cl_device_id dev = r->dev == D_MAIN ? E.device : r->dev == D_NULL ? NULL : E.sub;
     clscan_custom op;
+    clscan_predicate pred;
     /* Twice: with errcode_ret, and with errcode_ret NULL where no build is involved. */
     const bool builds = r->env != ENV_NONE || r->want == CLSCAN_ELEMENT_SIZE_MISMATCH ||
                         r->want == CL_BUILD_PROGRAM_FAILURE || r->want == CLSCAN_DEVICE_NOT_SUPPORTED;
@@ -2685,6 +3130,14 @@ static void run_crow(const crow *r)
         case F_SORTER_CREATE:
             h = clscan_sorter_create(ctx, dev, (clscan_type)r->a, (size_t)r->b, errp);
             clscan_sorter_release(h);
+            break;
+        case F_COMPACTOR_CREATE_IF:
+            h = clscan_compactor_create_if(ctx, dev, (size_t)r->a, sel_predicate((pred_sel)r->b, &pred), errp);
+            clscan_compactor_release(h);
+            break;
+        case F_RUNS_CREATE:
+            h = clscan_runs_create(ctx, dev, (size_t)r->a, (size_t)r->b, errp);
+            clscan_runs_release(h);
             break;
         default:
             ck_abort_msg("%s creates nothing", fn_names[r->fn]);
@@ -3053,6 +3506,12 @@ static void behave_cache_clear(void)
     probe_all(); /* plans and handles made before stay valid */
 }
 
+static void behave_runs_release(void)
+{
+    clscan_runs_release(NULL);
+    probe_selections();
+}
+
 typedef struct brow {
     fn_id fn;
     const char *what;
@@ -3072,6 +3531,7 @@ static const brow behaviour_rows[] = {
     {F_VERSION_STRING, "the package's version", behave_version_string},
     {F_LAST_ERROR, "one message per thread", behave_last_error},
     {F_CACHE_CLEAR, "twice; every handle still works", behave_cache_clear},
+    {F_RUNS_RELEASE, "NULL", behave_runs_release},
 };
 
 /* ---- The tests ---------------------------------------------------------------------------------- */

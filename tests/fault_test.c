@@ -29,8 +29,9 @@
  * a hang (CLSCAN_TEST_TIMEOUT seconds per run, default 120; 0: none) is reported with its k and
  * the walk goes on at k + 1.  Sort and bucket calls write their outputs in several passes; a
  * fault in a late pass leaves earlier passes' output behind, a segmented scan by offsets writes
- * its totals after dst, and clscan_compact's blocking read comes after the scatter: those
- * outputs are checked untouched only with FAULT_TEST_STRICT=1 (tests/fault_outputs.sh, an
+ * its totals after dst, unique_by_key and reduce_by_key compact the keys (keys_out, nruns) before
+ * the values, and the blocking reads of clscan_compact and clscan_compact_if come after the
+ * scatter: those outputs are checked untouched only with FAULT_TEST_STRICT=1 (tests/fault_outputs.sh, an
  * expected failure until the library keeps them untouched).
  *
  * Environment: FAULT_TEST_SCENARIOS (words; only scenarios whose name contains one of them),
@@ -637,6 +638,182 @@ static clscan_compactor *compactor_create_step(run *r, size_t element_size)
     return created(r, what, c, err, fired) ? c : NULL;
 }
 
+/* ---- Steps: selections ---------------------------------------------------------------------- */
+
+/* The predicate of the selection scenario's compactor, and the host's. */
+static const clscan_predicate select_pred = {"uint", "(x & 3) != 0", NULL};
+static bool select_flag(cl_uint x)
+{
+    return (x & 3) != 0;
+}
+
+typedef enum select_kind { SEL_IF, SEL_PARTITION, SEL_PARTITION_IF, SEL_UNIQUE } select_kind;
+
+/* The reference of a selection of count elements into out; returns the number kept (the first
+ * part of a partition, the runs of unique). */
+static size_t select_reference(select_kind how, size_t count, cl_uint *out)
+{
+    const cl_uint *src = how == SEL_UNIQUE ? keys32 : values;
+    size_t n = 0;
+    for (size_t i = 0; i < count; ++i) {
+        const bool keep = how == SEL_UNIQUE ? i == 0 || keys32[i] != keys32[i - 1]
+                          : how == SEL_PARTITION ? flags[i] != 0 : select_flag(values[i]);
+        if (keep)
+            out[n++] = src[i];
+    }
+    if (how == SEL_PARTITION || how == SEL_PARTITION_IF)
+        for (size_t i = 0, m = n; i < count; ++i)
+            if (!(how == SEL_PARTITION ? flags[i] != 0 : select_flag(values[i])))
+                out[m++] = src[i];
+    return n;
+}
+
+/* clscan_compact_if_enqueue, clscan_partition_enqueue, clscan_partition_if_enqueue or
+ * clscan_unique_enqueue (the values, flags, or keys32 in runs) on c. */
+static void select_step(run *r, clscan_compactor *c, select_kind how, size_t count)
+{
+    static const char *const fns[] = {"clscan_compact_if_enqueue", "clscan_partition_enqueue",
+                                      "clscan_partition_if_enqueue", "clscan_unique_enqueue"};
+    if (!c)
+        return;
+    char what[96];
+    snprintf(what, sizeof what, "%s(%zu elements)", fns[how], count);
+    prefill(b.out[0], OUT_BYTES);
+    prefill(b.kept, KEPT_BYTES);
+    const cl_mem src = how == SEL_UNIQUE ? b.keys : b.values;
+    fu_gate g;
+    fu_gate_begin(&g, q);
+    fu_gate_write(&g, src, count * 4, how == SEL_UNIQUE ? keys32 : values);
+    if (how == SEL_PARTITION)
+        fu_gate_write(&g, b.flags, count, flags);
+    cl_event ev = fu_no_event;
+    call_begin(r, what);
+    cl_int err;
+    switch (how) {
+    case SEL_IF:
+        err = clscan_compact_if_enqueue(c, q, src, 0, count, b.out[0], 0, b.kept, 0, g.n, g.writes, &ev);
+        break;
+    case SEL_PARTITION:
+        err = clscan_partition_enqueue(c, q, src, 0, b.flags, 0, count, b.out[0], 0, b.kept, 0, g.n, g.writes, &ev);
+        break;
+    case SEL_PARTITION_IF:
+        err = clscan_partition_if_enqueue(c, q, src, 0, count, b.out[0], 0, b.kept, 0, g.n, g.writes, &ev);
+        break;
+    default:
+        err = clscan_unique_enqueue(c, q, src, 0, count, b.out[0], 0, b.kept, 0, g.n, g.writes, &ev);
+        break;
+    }
+    const bool fired = call_end(r, what, err);
+    fu_gate_open(&g);
+    const bool ok = succeeded(r, what, err, fired);
+    check_event(r, what, ev, ok);
+    const cl_ulong kept = ok ? select_reference(how, count, (cl_uint *)ref[0]) : 0;
+    const size_t written = how == SEL_PARTITION || how == SEL_PARTITION_IF ? count : (size_t)kept;
+    check_output(r, what, "dst", b.out[0], OUT_BYTES, ok ? ref[0] : NULL, written * 4, ok);
+    check_output(r, what, "kept", b.kept, KEPT_BYTES, ok ? &kept : NULL, sizeof kept, ok);
+}
+
+/* clscan_compact_if: blocking, so no gate (as compact_blocking_step). */
+static void compact_if_blocking_step(run *r, clscan_compactor *c, size_t count)
+{
+    if (!c)
+        return;
+    char what[64];
+    snprintf(what, sizeof what, "clscan_compact_if(%zu elements)", count);
+    prefill(b.out[0], OUT_BYTES);
+    fu_write(b.values, count * 4, values);
+    const size_t unset = (size_t)0x5a5a5a5a;
+    size_t kept = unset;
+    call_begin(r, what);
+    const cl_int err = clscan_compact_if(c, q, b.values, 0, count, b.out[0], 0, &kept, 0, NULL);
+    const bool fired = call_end(r, what, err);
+    clFinish(q);   /* what a failed call enqueued */
+    if (succeeded(r, what, err, fired)) {
+        const size_t n = select_reference(SEL_IF, count, (cl_uint *)ref[0]);
+        if (kept != n)
+            problem(r, "%s: kept %zu elements, not %zu", what, kept, n);
+        check_output(r, what, "dst", b.out[0], OUT_BYTES, ref[0], n * 4, true);
+    } else {
+        if (kept != unset)
+            problem(r, "%s failed but wrote *kept (%zu)", what, kept);
+        const char *fired_call = shim->fired();   /* as clscan_compact: a failed wait comes after the scatter */
+        if (fired && fired_call && strcmp(fired_call, "clWaitForEvents") == 0)
+            ++r->unchecked;
+        else
+            check_output(r, what, "dst", b.out[0], OUT_BYTES, NULL, 0, false);
+    }
+}
+
+static clscan_compactor *compactor_create_if_step(run *r)
+{
+    const char *what = "clscan_compactor_create_if(uint, (x & 3) != 0)";
+    cl_int err = ERR_UNSET;
+    call_begin(r, what);
+    clscan_compactor *c = clscan_compactor_create_if(fu.context, fu.device, 4, &select_pred, &err);
+    const bool fired = call_end(r, what, c ? CL_SUCCESS : err);
+    return created(r, what, c, err, fired) ? c : NULL;
+}
+
+static clscan_runs *runs_create_step(run *r)
+{
+    const char *what = "clscan_runs_create(4-byte keys and values)";
+    cl_int err = ERR_UNSET;
+    call_begin(r, what);
+    clscan_runs *h = clscan_runs_create(fu.context, fu.device, 4, 4, &err);
+    const bool fired = call_end(r, what, h ? CL_SUCCESS : err);
+    return created(r, what, h, err, fired) ? h : NULL;
+}
+
+/* clscan_unique_by_key_enqueue (plan NULL) or clscan_reduce_by_key_enqueue with plan (uint32 SUM
+ * inclusive) of keys32 and the values. */
+static void runs_step(run *r, clscan_runs *h, clscan_plan *p, size_t count)
+{
+    if (!h)
+        return;
+    char what[96];
+    snprintf(what, sizeof what, "%s(%zu elements)", p ? "clscan_reduce_by_key_enqueue" : "clscan_unique_by_key_enqueue",
+             count);
+    prefill(b.out[0], OUT_BYTES);
+    prefill(b.out[1], OUT_BYTES);
+    prefill(b.kept, KEPT_BYTES);
+    fu_gate g;
+    fu_gate_begin(&g, q);
+    fu_gate_write(&g, b.keys, count * 4, keys32);
+    fu_gate_write(&g, b.values, count * 4, values);
+    cl_event ev = fu_no_event;
+    call_begin(r, what);
+    const cl_int err =
+        p ? clscan_reduce_by_key_enqueue(h, p, q, b.keys, 0, b.values, 0, count, b.out[0], 0, b.out[1], 0, b.kept, 0,
+                                         g.n, g.writes, &ev)
+          : clscan_unique_by_key_enqueue(h, q, b.keys, 0, b.values, 0, count, b.out[0], 0, b.out[1], 0, b.kept, 0,
+                                         g.n, g.writes, &ev);
+    const bool fired = call_end(r, what, err);
+    fu_gate_open(&g);
+    const bool ok = succeeded(r, what, err, fired);
+    check_event(r, what, ev, ok);
+    if (ok) {
+        cl_uint *kexp = (cl_uint *)ref[0], *vexp = (cl_uint *)ref[1];
+        cl_ulong n = 0;
+        for (size_t i = 0; i < count; ++i) {
+            if (i == 0 || keys32[i] != keys32[i - 1]) {
+                kexp[n] = keys32[i];
+                vexp[n++] = values[i];
+            } else if (p) {
+                vexp[n - 1] += values[i];
+            }
+        }
+        check_output(r, what, "keys_out", b.out[0], OUT_BYTES, kexp, (size_t)n * 4, true);
+        check_output(r, what, "values_out", b.out[1], OUT_BYTES, vexp, (size_t)n * 4, true);
+        check_output(r, what, "nruns", b.kept, KEPT_BYTES, &n, sizeof n, true);
+    } else {
+        /* The values' scatter is the last command; the keys' scatter (keys_out, nruns) comes
+         * before the values' compaction, which may then fail. */
+        check_output(r, what, "values_out", b.out[1], OUT_BYTES, NULL, 0, false);
+        check_untouched_late(r, what, "keys_out", b.out[0], OUT_BYTES, NULL, 0);
+        check_untouched_late(r, what, "nruns", b.kept, KEPT_BYTES, NULL, 0);
+    }
+}
+
 /* ---- Steps: bucketing ----------------------------------------------------------------------- */
 
 static void bucket_step(run *r, clscan_bucketer *bk, cl_uint nbuckets, bool with_values, size_t count,
@@ -1014,6 +1191,39 @@ static void compaction_body(run *r)
     clscan_compactor_release(c);
 }
 
+/* The selections: a compactor with a predicate (its functions, partition by flags, unique) and
+ * the runs of keys (unique_by_key; reduce_by_key with the setup's plan, whose segmented program
+ * the first call builds). */
+static void selection_setup(void)
+{
+    setup_plan(&sum_u32_incl, 0, 0);
+}
+
+/* reduce_by_key: the runs' flags, the plan's segmented scan and two compactions in one chain
+ * (the out-of-order walk; the rest of the selections share their commands with it or with the
+ * compaction, and walk in order only, to keep the run time modest). */
+static void reduce_body(run *r)
+{
+    clscan_runs *h = runs_create_step(r);
+    runs_step(r, h, plan, 3000);
+    clscan_runs_release(h);
+}
+
+static void selection_body(run *r)
+{
+    clscan_compactor *c = compactor_create_if_step(r);
+    select_step(r, c, SEL_IF, 5000);
+    compact_if_blocking_step(r, c, 3000);
+    select_step(r, c, SEL_PARTITION_IF, 5000);
+    select_step(r, c, SEL_PARTITION, 3000);
+    select_step(r, c, SEL_UNIQUE, 3000);
+    clscan_compactor_release(c);
+    clscan_runs *h = runs_create_step(r);
+    runs_step(r, h, NULL, 5000);
+    runs_step(r, h, plan, 3000);
+    clscan_runs_release(h);
+}
+
 static void bucketing_body(run *r)
 {
     clscan_bucketer *bk = bucketer_create_step(r, 5, 4);
@@ -1109,6 +1319,8 @@ static const scenario scenarios[] = {
     {"variants", false, false, variants_setup, variants_body, release_setup_plan},
     {"compaction/in-order", false, false, no_setup, compaction_body, no_setup},
     {"compaction/out-of-order", false, true, no_setup, compaction_body, no_setup},
+    {"selection/in-order", false, false, selection_setup, selection_body, release_setup_plan},
+    {"selection/out-of-order", false, true, selection_setup, reduce_body, release_setup_plan},
     {"bucketing/in-order", false, false, no_setup, bucketing_body, no_setup},
     {"bucketing/out-of-order", false, true, no_setup, bucketing_body, no_setup},
     {"sorting/in-order", false, false, no_setup, sorting_body, no_setup},
@@ -1347,8 +1559,9 @@ int main(int argc, char **argv)
     }
     if (unchecked)
         printf("%s: %ld outputs of failed calls were not checked untouched: sort and bucket outputs, the dst "
-               "of segmented scans by offsets with totals (FAULT_TEST_STRICT=1 checks them) and clscan_compact's "
-               "dst after its read failed\n", program, unchecked);
+               "of segmented scans by offsets with totals, keys_out and nruns of unique_by_key and reduce_by_key "
+               "(FAULT_TEST_STRICT=1 checks them) and clscan_compact's and clscan_compact_if's dst after its read "
+               "failed\n", program, unchecked);
     printf("%s: %ld fault points tried in %d scenarios (%.1f s)%s\n", program, points, nrun, fu_now() - t0,
            problems ? "; problems found (lines starting FAIL)" : "");
     return status ? 1 : 0;
