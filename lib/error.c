@@ -136,6 +136,8 @@ CLSCAN_API const char *clscan_error_string(cl_int code)
     NAME(CLSCAN_MPI_FAILED);
     NAME(CLSCAN_INVALID_PREDICATE);
     NAME(CLSCAN_NO_PREDICATE);
+    NAME(CLSCAN_INVALID_TRANSFORM);
+    NAME(CLSCAN_TRANSFORM_NOT_SUPPORTED);
     default: return "unknown status code";
     }
 }
