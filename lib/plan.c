@@ -38,11 +38,14 @@ static size_t pair_bound(size_t e)
  * FLOAT or DOUBLE, plain programs, when the accuracy is COMPENSATED, or AUTO for a recurrence on
  * a CPU (its elements never live in memory, so the wider kernels cost no traffic: PoCL 1.2-1.5x
  * the time; on the H200 the arithmetic and carries cost 2.5-3.3x, so GPUs opt in).  The levels
- * program exists for compensated programs only. */
+ * program serves compensated plans (compensated too) and plans with a transform (whose plain
+ * programs read the user's elements).  A plan with a transform is never compensated: its input
+ * transform makes elements of the operator's T. */
 static int compensated(const clscan_plan *plan, clscan_program_kind what)
 {
     const clscan_accuracy a = plan->want.accuracy;
-    return !plan->custom && !plan->transform_source && plan->op == CLSCAN_AFFINE && (plan->type == CLSCAN_FLOAT || plan->type == CLSCAN_DOUBLE) &&
+    return !plan->custom && !plan->transform_source && plan->op == CLSCAN_AFFINE &&
+           (plan->type == CLSCAN_FLOAT || plan->type == CLSCAN_DOUBLE) &&
            CLSCAN_PROGRAM_IS_PLAIN(what) &&
            (a == CLSCAN_ACCURACY_COMPENSATED || what == CLSCAN_PROGRAM_LEVELS ||
             (a == CLSCAN_ACCURACY_AUTO && CLSCAN_PROGRAM_IS_RECURRENCE(what) &&

@@ -143,8 +143,8 @@ static void reference(const tcase *c, const unsigned char *src, unsigned char *d
 enum { GUARD = 3 };
 
 /* One scan of n fresh elements from src_offset GUARD into dst at GUARD, through clscan_enqueue
- * (with_options 0) or clscan_enqueue_with (a random init carry and the total; reverse), checked
- * bitwise with the guards and the source. */
+ * (with_options 0), clscan_enqueue_with (1: a random init carry and the total; reverse) or its
+ * reduction (2: dst NULL, the total alone), checked bitwise with the guards and the source. */
 static void check_scan(clscan_plan *plan, const tcase *c, size_t n, int with_options, int reverse)
 {
     const size_t ss = c->t.src_size, ds = dst_size(c), len = n + 2 * GUARD;
@@ -159,12 +159,15 @@ static void check_scan(clscan_plan *plan, const tcase *c, size_t n, int with_opt
     const uint32_t total0 = (uint32_t)tu_rand();
     uint32_t want_total, got_total;
     reference(c, src + GUARD * ss, expect + GUARD * ds, n, reverse, with_options ? &init : NULL, &want_total);
+    if (with_options == 2)   /* a reduction writes no dst */
+        memcpy(expect, dst0, len * ds);
 
     cl_mem sbuf = tu_buffer(tu.context, CL_MEM_READ_WRITE, len * ss, src);
     cl_mem dbuf = tu_buffer(tu.context, CL_MEM_READ_WRITE, len * ds, dst0);
     cl_mem tbuf = tu_buffer(tu.context, CL_MEM_READ_WRITE, 4, &total0);
     const clscan_scan_options o = {.init = &init, .total = tbuf, .reverse = reverse};
-    const cl_int err = with_options ? clscan_enqueue_with(plan, tu.queue, sbuf, GUARD, dbuf, GUARD, n, &o, 0, NULL, NULL)
+    const cl_int err = with_options ? clscan_enqueue_with(plan, tu.queue, sbuf, GUARD, with_options == 2 ? NULL : dbuf,
+                                                          GUARD, n, &o, 0, NULL, NULL)
                                     : clscan_enqueue(plan, tu.queue, sbuf, GUARD, dbuf, GUARD, n, 0, NULL, NULL);
     ck_assert_msg(err == CL_SUCCESS, "[seed %" PRIu64 "] %s, count %zu: %s: %s", tu_seed, c->name, n,
                   clscan_error_string(err), clscan_last_error());
@@ -177,8 +180,8 @@ static void check_scan(clscan_plan *plan, const tcase *c, size_t n, int with_opt
             first = k;
     ck_assert_msg(first == len, "[seed %" PRIu64 "] %s, %s, count %zu%s%s: element %zu (place %zu of the buffer, "
                   "guards %d each side) differs", tu_seed, c->name, tu_algo_name(clscan_plan_get_algorithm(plan)), n,
-                  with_options ? ", with init and total" : "", reverse ? ", reverse" : "", first - GUARD, first,
-                  GUARD);
+                  with_options == 2 ? ", a reduction" : with_options ? ", with init and total" : "",
+                  reverse ? ", reverse" : "", first - GUARD, first, GUARD);
     ck_assert_msg(!memcmp(src, src_back, len * ss), "[seed %" PRIu64 "] %s, count %zu: the source changed", tu_seed,
                   c->name, n);
     const uint32_t expect_total = with_options ? want_total : total0;
@@ -222,12 +225,13 @@ START_TEST(small_tiles_cross_every_level)
     for (size_t k = 0; k < sizeof sizes / sizeof *sizes; ++k) {
         check_scan(plan, c, sizes[k], 0, 0);
         check_scan(plan, c, sizes[k], 1, 0);
+        check_scan(plan, c, sizes[k], 2, 0);
     }
     clscan_plan_release(plan);
 }
 END_TEST
 
-/* Carries, totals and reverse scans (the index counted from the end) on every case. */
+/* Carries, totals, reductions and reverse scans (the index counted from the end) on every case. */
 START_TEST(options_and_reverse_scans)
 {
     const tcase *c = &cases[_i / 2];
@@ -237,6 +241,7 @@ START_TEST(options_and_reverse_scans)
     for (size_t k = 0; k < sizeof sizes / sizeof *sizes; ++k) {
         check_scan(plan, c, sizes[k], 1, 0);
         check_scan(plan, c, sizes[k], 1, 1);
+        check_scan(plan, c, sizes[k], 2, k % 2);
     }
     clscan_plan_release(plan);
 }
