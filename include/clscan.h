@@ -287,7 +287,7 @@ CLSCAN_API clscan_plan *clscan_plan_create_custom(cl_context context, cl_device_
 #define CLSCAN_INVALID_TRANSFORM       -3065 /* a clscan_transform with a NULL or empty src_type or in, src_size 0, out
                                               * without dst_type or dst_size 0 (or the reverse), a snippet too long */
 #define CLSCAN_TRANSFORM_NOT_SUPPORTED -3066 /* a plan with a transform given to a scan that takes none (segmented,
-                                              * by key, recurrence, reduce_by_key) */
+                                              * by key, recurrence, reduce_by_key, libclscan_mpi) */
 
 typedef struct clscan_transform {
     const char *src_type;  /* OpenCL C type of a source element: "float4", "uchar", a struct of the preamble */
@@ -310,8 +310,8 @@ typedef struct clscan_transform {
  * CLSCAN_ELEMENT_SIZE_MISMATCH when src_size or dst_size is not the device's sizeof of its type,
  * CL_BUILD_PROGRAM_FAILURE with the compiler's log in clscan_last_error() when the snippets do not
  * compile; the plan is unchanged on failure.  Must not race with enqueues on the same plan.  The
- * segmented scans, scans by key, recurrences and clscan_reduce_by_key_enqueue reject a plan with
- * a transform (CLSCAN_TRANSFORM_NOT_SUPPORTED). */
+ * segmented scans, scans by key, recurrences, clscan_reduce_by_key_enqueue and libclscan_mpi's
+ * scans reject a plan with a transform (CLSCAN_TRANSFORM_NOT_SUPPORTED). */
 CLSCAN_API cl_int clscan_plan_set_transform(clscan_plan *plan, const clscan_transform *t);
 
 /* Segmented scan: heads is a buffer of cl_uchar; heads[i] != 0 starts a new segment at element i
