@@ -11,6 +11,8 @@
  *                floats as 2^12 x 2^12, 16 x 2^20 and 2^20 x 16 (rows x cols, pitch = cols),
  *                against clscan_enqueue of the same 2^24 floats as one array (--axis: these
  *                rows alone);
+ *   transform    the exclusive count of live float4 particles through an input transform against
+ *                the plain int scan of the flags already made;
  *   host         clscan_host over the caller's memory against the copying path (the developer
  *                switch host=copy), wall time of the whole call.
  * Device times as clscan-bench measures them (a marker before, the last command's end after;
@@ -412,6 +414,55 @@ static int bench_segments(const ctx *c, size_t n)
     return wrong;
 }
 
+/* Transform rows: the exclusive count of live float4 particles (w > 0) through an input
+ * transform (clscan_plan_set_transform: reads 16 bytes, writes 4 per element) against the plain
+ * int SUM scan of flags already made (4 and 4), at n. */
+static int bench_transform(const ctx *c, size_t n)
+{
+    float *p = malloc(n * 4 * sizeof *p);
+    cl_int *flags = malloc(n * sizeof *flags), *out = malloc(n * sizeof *out), *want = malloc(n * sizeof *want);
+    if (!p || !flags || !out || !want)
+        return fail("malloc", CL_OUT_OF_HOST_MEMORY);
+    srand(7);
+    cl_int acc = 0;
+    for (size_t i = 0; i < n; ++i) {
+        for (int k = 0; k < 4; ++k)
+            p[4 * i + k] = (float)(rand() % 2001 - 1000) / 100.0f;
+        flags[i] = p[4 * i + 3] > 0.0f;
+        want[i] = acc;
+        acc += flags[i];
+    }
+    cl_int err;
+    clscan_plan *tplan = clscan_plan_create(c->context, c->device, CLSCAN_SUM, CLSCAN_INT32, CLSCAN_EXCLUSIVE, &err);
+    clscan_plan *plan = tplan ? clscan_plan_create(c->context, c->device, CLSCAN_SUM, CLSCAN_INT32, CLSCAN_EXCLUSIVE,
+                                                   &err) : NULL;
+    if (!plan)
+        return fail("clscan_plan_create", err);
+    const clscan_transform alive = {"float4", 16, "(x.w > 0.0f) ? 1 : 0", NULL, 0, NULL, NULL};
+    if ((err = clscan_plan_set_transform(tplan, &alive)) != CL_SUCCESS)
+        return fail("clscan_plan_set_transform", err);
+    args t = {.plan = tplan, .n = n, .src = buffer(c, n * 16, p), .dst = buffer(c, n * 4, NULL)};
+    args x = {.plan = plan, .n = n, .src = buffer(c, n * 4, flags), .dst = t.dst};
+    if (!t.src || !t.dst || !x.src)
+        return 1;
+    const double transform_ms = device_ms(c, run_scan, &t);
+    int wrong = transform_ms < 0;
+    if (!wrong && (err = clEnqueueReadBuffer(c->queue, t.dst, CL_TRUE, 0, n * 4, out, 0, NULL, NULL)) == CL_SUCCESS)
+        wrong = memcmp(out, want, n * 4) != 0;
+    const double int_ms = device_ms(c, run_scan, &x);
+    if (!wrong && int_ms >= 0 &&
+        (err = clEnqueueReadBuffer(c->queue, x.dst, CL_TRUE, 0, n * 4, out, 0, NULL, NULL)) == CL_SUCCESS)
+        wrong = memcmp(out, want, n * 4) != 0;
+    if (transform_ms < 0 || int_ms < 0)
+        return fail("the scans", err);
+    printf("%-28s %10zu %10.4f %10.4f %6.2f %s\n", "transform-float4-count-excl", n, transform_ms, int_ms,
+           transform_ms / int_ms, wrong ? "WRONG" : "ok");
+    clReleaseMemObject(t.src), clReleaseMemObject(t.dst), clReleaseMemObject(x.src);
+    clscan_plan_release(tplan), clscan_plan_release(plan);
+    free(p), free(flags), free(out), free(want);
+    return wrong;
+}
+
 /* clscan_host's wall time (median of reps) for float SUM at n, over memory or through copies. */
 static int bench_host(const ctx *c, size_t n, const char *spec)
 {
@@ -603,6 +654,9 @@ int main(int argc, char **argv)
     static const size_t shapes[][2] = {{4096, 4096}, {16, 1 << 20}, {1 << 20, 16}};
     for (int i = 0; i < 3 && !rc; ++i)
         rc |= bench_axis(&c, shapes[i][0], shapes[i][1]);
+    printf("# %-26s %10s %10s %10s %6s\n", "transform", "n", "float4_ms", "int_ms", "x_int");
+    for (int lg = lo; lg <= hi && !rc && !axis_only; lg += 2)
+        rc |= bench_transform(&c, (size_t)1 << lg);
     if (host_count && !rc && !axis_only) {
         printf("# %-26s %10s %10s %10s %6s   (wall time of the whole call)\n", "host", "n", "map_ms", "copy_ms",
                "x_map");

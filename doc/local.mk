@@ -28,6 +28,7 @@ dist_man_MANS += \
 	doc/clscan_plan_release.3 \
 	doc/clscan_plan_set_accuracy.3 \
 	doc/clscan_plan_set_algorithm.3 \
+	doc/clscan_plan_set_transform.3 \
 	doc/clscan_plan_set_tuning.3 \
 	doc/clscan_plan_set_variant.3 \
 	doc/clscan_version_string.3

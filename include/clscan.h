@@ -266,6 +266,54 @@ CLSCAN_API clscan_plan *clscan_plan_create_custom(cl_context context, cl_device_
                                                   const clscan_custom *op, clscan_kind kind,
                                                   cl_int *errcode_ret);
 
+/* ---- Transforms: scans whose input or output type is not the operator's (doc/operators.md) ----
+ * As CUB's accumulator types and Thrust's transform_inclusive_scan: an input transform in OpenCL
+ * C maps each source element x (of the user's type) and its index i to the operator's type T,
+ * and an optional output transform maps each result y (a T) to the destination's type:
+ *   typedef <src_type> S;  T in(S x, ulong i) { return (<in>); }
+ *   typedef <dst_type> D;  D out(T y, ulong i) { return (<out>); }
+ * after the operator's definitions and the preamble (the conventions of clscan_custom: the
+ * expressions may name x, i, y, the preamble's declarations, the operator's type as T and
+ * OpenCL C's built-ins; they run once per element read or written, in any order, with
+ * FP_CONTRACT off; a tile may read an element more than once, always with the same result).
+ * i is the element's index in the scan, 0 ... count - 1 (reverse scans: counted from the end, as
+ * the reversed array the scan reads).  Example, a compaction's offsets from particles:
+ *   {"float4", 16, "(x.w > 0.0f) ? 1 : 0", NULL, 0, NULL, NULL} on an exclusive CLSCAN_SUM of
+ *   CLSCAN_INT32.
+ * The transform is a setting of a plan (clscan_plan_set_transform) rather than a new creation
+ * function: it composes with every operator, built-in or custom, and with the other settings
+ * (tuning, variant, algorithm) without a creation function per combination, and one plan can be
+ * switched between transforms (each built once: the program cache keeps them). */
+#define CLSCAN_INVALID_TRANSFORM       -3065 /* a clscan_transform with a NULL or empty src_type or in, src_size 0, out
+                                              * without dst_type or dst_size 0 (or the reverse), a snippet too long */
+#define CLSCAN_TRANSFORM_NOT_SUPPORTED -3066 /* a plan with a transform given to a scan that takes none (segmented,
+                                              * by key, recurrence, reduce_by_key, libclscan_mpi) */
+
+typedef struct clscan_transform {
+    const char *src_type;  /* OpenCL C type of a source element: "float4", "uchar", a struct of the preamble */
+    size_t      src_size;  /* bytes of a source element in a buffer (the device's sizeof(src_type)) */
+    const char *in;        /* OpenCL C expression of type T in x (a src_type) and i (ulong) */
+    const char *dst_type;  /* optional: OpenCL C type of a destination element; NULL: T (out NULL too) */
+    size_t      dst_size;  /* bytes of a destination element (0 when dst_type is NULL) */
+    const char *out;       /* OpenCL C expression of type dst_type in y (a T) and i; NULL exactly when dst_type is */
+    const char *preamble;  /* optional OpenCL C code placed before (typedefs, helpers); may be NULL */
+} clscan_transform;
+/* Limits: CLSCAN_CUSTOM_MAX_TYPE (src_type, dst_type), CLSCAN_CUSTOM_MAX_EXPRESSION (in, out),
+ * CLSCAN_CUSTOM_MAX_PREAMBLE. */
+
+/* Sets the plan's transform (copied: the strings need not outlive the call), or clears it (t
+ * NULL), and rebuilds the plan's kernels with it: clscan_enqueue and clscan_enqueue_with then
+ * read src as elements of src_size bytes and write dst as elements of dst_size bytes (of the
+ * operator's size without an output transform); carry_in, init and total stay elements of the
+ * operator's type (the total is the kernels', not copied from dst).  Both algorithms, every
+ * tuning and variant.  CLSCAN_INVALID_PLAN, CLSCAN_INVALID_TRANSFORM as above,
+ * CLSCAN_ELEMENT_SIZE_MISMATCH when src_size or dst_size is not the device's sizeof of its type,
+ * CL_BUILD_PROGRAM_FAILURE with the compiler's log in clscan_last_error() when the snippets do not
+ * compile; the plan is unchanged on failure.  Must not race with enqueues on the same plan.  The
+ * segmented scans, scans by key, recurrences, clscan_reduce_by_key_enqueue and libclscan_mpi's
+ * scans reject a plan with a transform (CLSCAN_TRANSFORM_NOT_SUPPORTED). */
+CLSCAN_API cl_int clscan_plan_set_transform(clscan_plan *plan, const clscan_transform *t);
+
 /* Segmented scan: heads is a buffer of cl_uchar; heads[i] != 0 starts a new segment at element i
  * (element 0 always starts one). Exclusive: the first element of each segment gets the neutral.
  * Offsets are in elements (bytes for heads).  heads must not overlap dst.  Any plan serves; the

@@ -138,6 +138,8 @@ CLSCAN_API const char *clscan_error_string(cl_int code)
     NAME(CLSCAN_INVALID_AXIS);
     NAME(CLSCAN_INVALID_PITCH);
     NAME(CLSCAN_NO_PREDICATE);
+    NAME(CLSCAN_INVALID_TRANSFORM);
+    NAME(CLSCAN_TRANSFORM_NOT_SUPPORTED);
     default: return "unknown status code";
     }
 }

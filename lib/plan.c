@@ -2,6 +2,7 @@
  * chosen for them (variant.c).  The public functions that create, tune and release plans. */
 #include "plan.h"
 #include "custom.h"
+#include "transform.h"
 #include "program.h"
 
 #include <stdlib.h>
@@ -37,11 +38,14 @@ static size_t pair_bound(size_t e)
  * FLOAT or DOUBLE, plain programs, when the accuracy is COMPENSATED, or AUTO for a recurrence on
  * a CPU (its elements never live in memory, so the wider kernels cost no traffic: PoCL 1.2-1.5x
  * the time; on the H200 the arithmetic and carries cost 2.5-3.3x, so GPUs opt in).  The levels
- * program exists for compensated programs only. */
+ * program serves compensated plans (compensated too) and plans with a transform (whose plain
+ * programs read the user's elements).  A plan with a transform is never compensated: its input
+ * transform makes elements of the operator's T. */
 static int compensated(const clscan_plan *plan, clscan_program_kind what)
 {
     const clscan_accuracy a = plan->want.accuracy;
-    return !plan->custom && plan->op == CLSCAN_AFFINE && (plan->type == CLSCAN_FLOAT || plan->type == CLSCAN_DOUBLE) &&
+    return !plan->custom && !plan->transform_source && plan->op == CLSCAN_AFFINE &&
+           (plan->type == CLSCAN_FLOAT || plan->type == CLSCAN_DOUBLE) &&
            CLSCAN_PROGRAM_IS_PLAIN(what) &&
            (a == CLSCAN_ACCURACY_COMPENSATED || what == CLSCAN_PROGRAM_LEVELS ||
             (a == CLSCAN_ACCURACY_AUTO && CLSCAN_PROGRAM_IS_RECURRENCE(what) &&
@@ -60,6 +64,7 @@ void clscan_plan_request(const clscan_plan *plan, clscan_program_kind what, clsc
     r->compensated = compensated(plan, what);
     r->kernel_size = r->compensated ? 2 * plan->element_size : plan->element_size;
     r->pair_bound = plan->pair_bound;
+    r->transform = plan->transform_source != NULL;
     /* Exactly associative: every grouping gives the same bits (nothing is known of a user's). */
     r->exact = !plan->custom && (!floating || plan->op == CLSCAN_MAX || plan->op == CLSCAN_MIN ||
                                  plan->op == CLSCAN_LAST_NONZERO);
@@ -139,6 +144,7 @@ static void free_plan(clscan_plan *plan)
         clscan_scan_program_release(&plan->programs[k]);
     free(plan->zeros);
     free(plan->op_source);
+    free(plan->transform_source);
     free(plan);
 }
 
@@ -159,6 +165,7 @@ static clscan_plan *create(const char *fn, cl_context context, cl_device_id devi
     plan->device = device;
     plan->kind = kind;
     plan->pair_bound = pair_bound(plan->element_size);
+    plan->src_size = plan->dst_size = plan->element_size;
     if (plan->element_size <= ((size_t)1 << 30) && !(plan->zeros = calloc(1, plan->element_size)))
         *err = clscan_fail(CL_OUT_OF_HOST_MEMORY, "%s: out of host memory for a plan", fn);
     else if ((*err = clscan_check_device(fn, context, device, &plan->info)) == CL_SUCCESS &&
@@ -364,4 +371,53 @@ CLSCAN_API cl_int clscan_plan_set_accuracy(clscan_plan *plan, clscan_accuracy ac
 CLSCAN_API clscan_accuracy clscan_plan_get_accuracy(const clscan_plan *plan)
 {
     return plan ? plan->want.accuracy : CLSCAN_ACCURACY_AUTO;
+}
+
+/* After a failed build with a transform: CLSCAN_ELEMENT_SIZE_MISMATCH if the log names one of
+ * the transform's compile-time size checks; else err as it was. */
+static cl_int transform_mismatch(const char *fn, const clscan_transform *t, cl_int err)
+{
+    if (!t || err != CL_BUILD_PROGRAM_FAILURE)
+        return err;
+    if (strstr(clscan_last_error(), CLSCAN_TRANSFORM_SRC_CHECK))
+        return clscan_fail(CLSCAN_ELEMENT_SIZE_MISMATCH, "%s: t->src_size is %zu, but the device's sizeof(%s) is not "
+                           "(the compile-time check %s failed)", fn, t->src_size, t->src_type,
+                           CLSCAN_TRANSFORM_SRC_CHECK);
+    if (strstr(clscan_last_error(), CLSCAN_TRANSFORM_DST_CHECK))
+        return clscan_fail(CLSCAN_ELEMENT_SIZE_MISMATCH, "%s: t->dst_size is %zu, but the device's sizeof(%s) is not "
+                           "(the compile-time check %s failed)", fn, t->dst_size, t->dst_type,
+                           CLSCAN_TRANSFORM_DST_CHECK);
+    return err;
+}
+
+CLSCAN_API cl_int clscan_plan_set_transform(clscan_plan *plan, const clscan_transform *t)
+{
+    static const char fn[] = "clscan_plan_set_transform";
+    if (!plan)
+        return clscan_fail(CLSCAN_INVALID_PLAN, "%s: plan is NULL", fn);
+    char *source = NULL;
+    cl_int err = t ? clscan_transform_source(fn, t, &source) : CL_SUCCESS;
+    if (err != CL_SUCCESS)
+        return err;
+    pthread_mutex_lock(&plan->lock);
+    char *const old_source = plan->transform_source;
+    const int old_out = plan->transform_out;
+    const size_t old_src = plan->src_size, old_dst = plan->dst_size;
+    plan->transform_source = source;
+    plan->transform_out = t && t->out;
+    plan->src_size = t ? t->src_size : plan->element_size;
+    plan->dst_size = t && t->out ? t->dst_size : plan->element_size;
+    err = rebuild(plan, fn);
+    if (err != CL_SUCCESS) {
+        err = transform_mismatch(fn, t, err);
+        plan->transform_source = old_source;
+        plan->transform_out = old_out;
+        plan->src_size = old_src;
+        plan->dst_size = old_dst;
+        free(source);
+    } else {
+        free(old_source);
+    }
+    pthread_mutex_unlock(&plan->lock);
+    return err;
 }

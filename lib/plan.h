@@ -74,6 +74,12 @@ struct clscan_plan {
     size_t pair_bound;         /* bytes reserved per (head flag, value) pair */
     char *op_source;           /* custom operators: the definitions of T, NEUTRAL and COMB */
     void *zeros;               /* an element of zero bytes: the kernels' carry argument unused */
+    /* A transform (clscan_plan_set_transform): the definitions of cl/scan/io_transform.cl (NULL:
+     * none), whether it maps the destination too, and the bytes of the elements of src and dst
+     * in memory (element_size without a transform). */
+    char *transform_source;
+    int transform_out;
+    size_t src_size, dst_size;
     clscan_kind kind;
     clscan_choices want;       /* the user's choices */
 

@@ -5,6 +5,7 @@
  * order as comb(earlier, later)).
  * The handle owns two compactors (keys, values) that only it uses, under its own lock. */
 #include "compact.h"
+#include "scan_job.h"
 
 #include <stdlib.h>
 
@@ -79,6 +80,8 @@ static cl_int validate(const char *fn, clscan_runs *r, clscan_plan *plan, int re
     if (reduce) {
         if (!plan)
             return clscan_fail(CLSCAN_INVALID_PLAN, "%s: plan is NULL", fn);
+        if (plan->transform_source)
+            return clscan_scan_check_no_transform(fn, plan);
         if (plan->context != r->context)
             return clscan_fail(CL_INVALID_CONTEXT, "%s: the plan belongs to another context", fn);
         if (plan->device != r->device)

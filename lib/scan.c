@@ -77,11 +77,12 @@ static cl_int check_options(const char *fn, const clscan_plan *plan, const clsca
 }
 
 /* An inclusive scan that stores count > 0 outputs copies its total from the last one (forwards
- * at dst_offset + count - 1, backwards at dst_offset): the same bits. */
+ * at dst_offset + count - 1, backwards at dst_offset): the same bits.  Not through an output
+ * transform: dst does not hold the operator's elements then. */
 static void total_from_last(const clscan_plan *plan, size_t dst_offset, size_t count, int reverse,
                             clscan_job_options *opt)
 {
-    if (opt->total_buf && opt->write_dst && count && plan->kind == CLSCAN_INCLUSIVE) {
+    if (opt->total_buf && opt->write_dst && count && plan->kind == CLSCAN_INCLUSIVE && !plan->transform_out) {
         opt->total_from_dst = 1;
         opt->last_offset = reverse ? dst_offset : dst_offset + count - 1;
     }
@@ -111,9 +112,10 @@ static cl_int with_checks(const char *fn, clscan_plan *plan, cl_command_queue qu
     const size_t e = plan->element_size, count = j->count;
     clscan_range s, d;
     const named_range reads[] = {{"src", &s}};
-    if ((err = clscan_check_buffer(fn, plan->context, j->src, "src", 0, j->src_offset, count, e, &s)) != CL_SUCCESS ||
-        (j->dst &&
-         (err = clscan_check_buffer(fn, plan->context, j->dst, "dst", 1, j->dst_offset, count, e, &d)) != CL_SUCCESS) ||
+    if ((err = clscan_check_buffer(fn, plan->context, j->src, "src", 0, j->src_offset, count, plan->src_size, &s)) !=
+            CL_SUCCESS ||
+        (j->dst && (err = clscan_check_buffer(fn, plan->context, j->dst, "dst", 1, j->dst_offset, count, plan->dst_size,
+                                              &d)) != CL_SUCCESS) ||
         (j->dst && (err = clscan_check_same_or_disjoint(fn, &s, "src", &d, "dst")) != CL_SUCCESS) ||
         (err = check_options(fn, plan, options, e, j->dst ? &d : NULL, reads, 1, &j->opt)) != CL_SUCCESS)
         return err;
@@ -167,6 +169,8 @@ CLSCAN_API cl_int clscan_enqueue_recurrence(clscan_plan *plan, cl_command_queue 
     const clscan_scan_options *o = options ? options : &none;
     if (plan && (plan->custom || plan->op != CLSCAN_AFFINE))
         return clscan_fail(CLSCAN_INVALID_OPERATOR, "%s: the plan's operator is not the built-in CLSCAN_AFFINE", fn);
+    if (clscan_scan_check_no_transform(fn, plan) != CL_SUCCESS)
+        return CLSCAN_TRANSFORM_NOT_SUPPORTED;
     if (plan && plan->kind != CLSCAN_INCLUSIVE)
         return clscan_fail(CLSCAN_INVALID_KIND, "%s: the plan is not inclusive (a recurrence's y[i] includes b[i])",
                            fn);

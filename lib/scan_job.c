@@ -31,14 +31,22 @@ cl_int clscan_scan_empty_marker(const char *fn, cl_command_queue queue, cl_uint 
                                                  clscan_error_string(err));
 }
 
-/* src and dst of a scan: elements of the plan; the same range (in place) or apart. */
+cl_int clscan_scan_check_no_transform(const char *fn, const clscan_plan *plan)
+{
+    if (plan && plan->transform_source)
+        return clscan_fail(CLSCAN_TRANSFORM_NOT_SUPPORTED, "%s: the plan has a transform, which this scan does not "
+                           "apply (clscan_plan_set_transform(plan, NULL) clears it)", fn);
+    return CL_SUCCESS;
+}
+
+/* src and dst of a scan: elements of the plan (of the transform's sizes); the same range (in place) or apart. */
 cl_int clscan_scan_check_data(const char *fn, const clscan_plan *plan, clscan_scan_job *j, clscan_range *d)
 {
     clscan_range s;
-    const size_t e = plan->element_size;
     cl_int err;
-    if ((err = clscan_check_buffer(fn, plan->context, j->src, "src", 0, j->src_offset, j->count, e, &s)) ||
-        (err = clscan_check_buffer(fn, plan->context, j->dst, "dst", 1, j->dst_offset, j->count, e, d)))
+    if ((err = clscan_check_buffer(fn, plan->context, j->src, "src", 0, j->src_offset, j->count, plan->src_size,
+                                   &s)) ||
+        (err = clscan_check_buffer(fn, plan->context, j->dst, "dst", 1, j->dst_offset, j->count, plan->dst_size, d)))
         return err;
     return clscan_check_same_or_disjoint(fn, &s, "src", d, "dst");
 }
@@ -59,7 +67,9 @@ static cl_int levels_program(const char *fn, clscan_plan *plan, clscan_program_k
     j->levels = NULL;
     if (!CLSCAN_PROGRAM_IS_PLAIN(what))
         return clscan_plan_program(plan, fn, CLSCAN_PROGRAM_HEADS, &j->levels);
-    if (!v->compensated)
+    /* A transform's program loads the user's elements: its totals are scanned by the levels
+     * program, as a compensated plan's. */
+    if (!v->compensated && !v->transform)
         return clscan_plan_program(plan, fn, CLSCAN_PROGRAM_PLAIN, &j->levels);
     if (v->algorithm == CLSCAN_ALGORITHM_REDUCE_THEN_SCAN && j->count > v->wg * v->items)
         return clscan_plan_program(plan, fn, CLSCAN_PROGRAM_LEVELS, &j->levels);

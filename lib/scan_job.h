@@ -14,6 +14,8 @@ cl_int clscan_scan_empty_marker(const char *fn, cl_command_queue queue, cl_uint 
                                 cl_event *event);
 /* j's src and dst: elements of the plan, the same range (in place) or apart; dst's range in *d. */
 cl_int clscan_scan_check_data(const char *fn, const clscan_plan *plan, clscan_scan_job *j, clscan_range *d);
+/* CLSCAN_TRANSFORM_NOT_SUPPORTED for a plan with a transform (scans that apply none). */
+cl_int clscan_scan_check_no_transform(const char *fn, const clscan_plan *plan);
 /* No carry, no total, dst written. */
 void clscan_scan_no_options(const clscan_plan *plan, clscan_job_options *o);
 /* Runs j on program `what` (and the levels' program) with the plan's lock. */

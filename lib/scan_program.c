@@ -5,8 +5,10 @@
 #include "plan.h"
 #include "scan_run.h"
 #include "program.h"
+#include "source.h"
 
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 static const char *const op_names[] = {"CLSCAN_SUM", "CLSCAN_MAX", "CLSCAN_MIN", "CLSCAN_LAST_NONZERO",
@@ -27,6 +29,29 @@ void clscan_scan_program_release(clscan_scan_program *p)
     memset(p, 0, sizeof *p);
 }
 
+/* The text before the files of a program with the plan's transform: the operator's definitions
+ * (a custom operator's, or ops/builtin.cl), then the transform's, which name the operator's T. */
+static cl_int transform_text(const char *fn, const clscan_plan *plan, char **text)
+{
+    static const char *const builtin[] = {"ops/builtin.cl", NULL};
+    char *op = NULL;
+    cl_int err = plan->custom ? CL_SUCCESS : clscan_source_join(fn, plan->dev.kernel_dir, NULL, builtin, &op);
+    if (err != CL_SUCCESS)
+        return err;
+    const char *definitions = plan->custom ? plan->op_source : op;
+    const size_t n = strlen(definitions), m = strlen(plan->transform_source);
+    *text = malloc(n + m + 2);
+    if (*text) {
+        memcpy(*text, definitions, n);
+        (*text)[n] = '\n';
+        memcpy(*text + n + 1, plan->transform_source, m + 1);
+    } else {
+        err = clscan_fail(CL_OUT_OF_HOST_MEMORY, "%s: out of host memory for the kernel source", fn);
+    }
+    free(op);
+    return err;
+}
+
 cl_int clscan_scan_program_build(const clscan_plan *plan, const char *fn, const clscan_variant_request *r,
                                  clscan_scan_program *p)
 {
@@ -44,8 +69,14 @@ cl_int clscan_scan_program_build(const clscan_plan *plan, const char *fn, const 
     else
         snprintf(defines, sizeof defines, "-DCLSCAN_OP=%s -DCLSCAN_TYPE=%s -DCLSCAN_EXCLUSIVE=%d %s",
                  op_names[plan->op], type_names[plan->type], plan->kind == CLSCAN_EXCLUSIVE, variant);
-    err = clscan_program_get(fn, plan->context, plan->device, &plan->info, &plan->dev, plan->op_source,
-                             plan->custom ? files + 1 : files, defines, &p->program);
+    char *text = NULL;
+    if (p->variant.transform)
+        err = transform_text(fn, plan, &text);
+    if (err == CL_SUCCESS)
+        err = clscan_program_get(fn, plan->context, plan->device, &plan->info, &plan->dev,
+                                 text ? text : plan->op_source, plan->custom || text ? files + 1 : files, defines,
+                                 &p->program);
+    free(text);
     const size_t wg = p->variant.wg;
     if (err == CL_SUCCESS)
         err = clscan_kernel_create(fn, p->program, plan->device, &plan->info, "clscan_scan_tiles", wg, &p->scan_tiles);

@@ -12,7 +12,8 @@ static cl_int segmented_checks(const char *fn, clscan_plan *plan, cl_command_que
 {
     clscan_range d, h;
     cl_int err = clscan_scan_check_common(fn, plan, queue, j->count, nwait, wait, done);
-    if (err != CL_SUCCESS || *done || (err = clscan_scan_check_data(fn, plan, j, &d)) != CL_SUCCESS ||
+    if (err != CL_SUCCESS || (err = clscan_scan_check_no_transform(fn, plan)) != CL_SUCCESS || *done ||
+        (err = clscan_scan_check_data(fn, plan, j, &d)) != CL_SUCCESS ||
         (err = clscan_check_buffer(fn, plan->context, j->heads, "heads", 0, j->heads_offset, j->count, 1, &h)) !=
             CL_SUCCESS ||
         (err = clscan_check_disjoint(fn, &h, "heads", &d, "dst")) != CL_SUCCESS)
@@ -69,6 +70,8 @@ CLSCAN_API cl_int clscan_enqueue_by_key(clscan_plan *plan, cl_command_queue queu
                            (int)key_type);
     const int wide = key_type == CLSCAN_INT64 || key_type == CLSCAN_UINT64;
     cl_int err = clscan_scan_check_common(fn, plan, queue, count, num_events_in_wait_list, event_wait_list, &done);
+    if (err == CL_SUCCESS)
+        err = clscan_scan_check_no_transform(fn, plan);
     if (err == CL_SUCCESS && done)
         return clscan_scan_empty_marker(fn, queue, num_events_in_wait_list, event_wait_list, event);
     if (err != CL_SUCCESS || (err = clscan_scan_check_data(fn, plan, &j, &d)) != CL_SUCCESS ||
@@ -90,6 +93,8 @@ CLSCAN_API cl_int clscan_enqueue_segmented_offsets(clscan_plan *plan, cl_command
     static const char fn[] = "clscan_enqueue_segmented_offsets";
     if (!plan)
         return clscan_fail(CLSCAN_INVALID_PLAN, "%s: plan is NULL", fn);
+    if (plan->transform_source)
+        return clscan_scan_check_no_transform(fn, plan);
     if (offsets_type != CLSCAN_UINT32 && offsets_type != CLSCAN_UINT64)
         return clscan_fail(CLSCAN_INVALID_TYPE, "%s: offsets_type %d is not CLSCAN_UINT32 or CLSCAN_UINT64", fn,
                            (int)offsets_type);

@@ -210,6 +210,7 @@ cl_int clscan_variant_choose(const char *fn, const clscan_variant_request *r, cl
     v->pair_bound = r->pair_bound;
     v->element_size = CLSCAN_PROGRAM_IS_PLAIN(r->what) ? r->kernel_size : r->pair_bound;
     v->compensated = r->compensated && CLSCAN_PROGRAM_IS_PLAIN(r->what);
+    v->transform = r->transform && (r->what == CLSCAN_PROGRAM_PLAIN || r->what == CLSCAN_PROGRAM_REVERSE);
     v->tiles = choose_tiles(r, v->gpu);
     v->status = choose_status(r);
     v->algorithm = clscan_variant_algorithm(v, r->info, r->algorithm);
@@ -257,10 +258,11 @@ void clscan_variant_files(const clscan_variant *v, const char *files[CLSCAN_VARI
         files[n++] = segments[v->what];
     }
     files[n++] = "scan/combine.cl";
-    /* Elements in memory: those of a recurrence, pairs narrower than a compensated plan's T (not
-     * its levels of totals), or the kernels' own. */
+    /* Elements in memory: those of a recurrence, of a transform's types, pairs narrower than a
+     * compensated plan's T (not its levels of totals), or the kernels' own. */
     if (plain)
         files[n++] = CLSCAN_PROGRAM_IS_RECURRENCE(v->what) ? "scan/io_recurrence.cl"
+                     : v->transform ? "scan/io_transform.cl"
                      : v->compensated && v->what != CLSCAN_PROGRAM_LEVELS ? "scan/io_narrow.cl"
                      : "scan/io_plain.cl";
     if (!streamed) {

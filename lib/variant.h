@@ -54,6 +54,7 @@ typedef struct clscan_variant_request {
     size_t kernel_size;          /* bytes of the plain kernels' T: value_size, or more where the
                                   * kernels carry more than memory holds (compensated AFFINE) */
     int compensated;             /* AFFINE of FLOAT or DOUBLE with double-word products */
+    int transform;               /* loads and stores through the plan's transform (plain programs) */
     size_t pair_bound;           /* bytes reserved per (head flag, value) pair */
     int exact;                   /* every grouping of comb gives the same bits */
     size_t cpu_lanes;            /* independent runs per work-item on CPUs */
@@ -82,6 +83,7 @@ typedef struct clscan_variant {
     size_t element_size;         /* bytes of the kernels' T: the value (kernel_size), or a pair's bound */
     size_t pair_bound;
     int compensated;             /* CLSCAN_COMPENSATED: the compensated AFFINE of ops/builtin.cl */
+    int transform;               /* scan/io_transform.cl: the plan's transform's definitions follow the operator's */
 } clscan_variant;
 
 /* The device policy: GPU style for devices that are not CPUs, unless a developer switch says

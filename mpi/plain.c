@@ -17,6 +17,12 @@ static cl_int check_local(const char *fn, clscan_plan *plan, cl_command_queue qu
         o.init = NULL;
     }
     cl_int err = clscan_enqueue_with_check(plan, queue, src, src_offset, dst, dst_offset, count, &o, nwait, wait);
+    /* The exchange combines the ranks' totals (elements of the operator's type) with the plan
+     * itself, which a transform would map again: a plan with one is refused.  The segmented
+     * check of an empty range finds it (CLSCAN_TRANSFORM_NOT_SUPPORTED) and checks nothing else
+     * the call above has not. */
+    if (err == CL_SUCCESS)
+        err = clscan_enqueue_segmented_check(plan, queue, NULL, 0, NULL, 0, NULL, 0, 0, nwait, wait);
     return err == CL_SUCCESS ? err : clscan_mpi_fail_core(fn, err);
 }
 

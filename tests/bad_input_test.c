@@ -52,7 +52,7 @@
 typedef enum fn_id {
     F_PLAN_CREATE, F_PLAN_CREATE_CUSTOM, F_PLAN_RELEASE, F_ELEMENT_SIZE, F_OP_ELEMENT_SIZE,
     F_SET_TUNING, F_GET_TUNING, F_SET_ALGORITHM, F_GET_ALGORITHM, F_SET_VARIANT, F_GET_VARIANT,
-    F_SET_ACCURACY, F_GET_ACCURACY,
+    F_SET_ACCURACY, F_GET_ACCURACY, F_SET_TRANSFORM,
     F_ENQUEUE, F_ENQUEUE_SEGMENTED, F_ENQUEUE_BY_KEY, F_ENQUEUE_SEGMENTED_OFFSETS, F_ENQUEUE_WITH,
     F_ENQUEUE_RECURRENCE, F_HOST, F_HOST_WITH, F_DEFAULT_DEVICE,
     F_ERROR_STRING, F_LAST_ERROR, F_VERSION_STRING, F_CACHE_CLEAR,
@@ -69,7 +69,7 @@ static const char *const fn_names[NFN] = {
     "clscan_plan_create", "clscan_plan_create_custom", "clscan_plan_release", "clscan_element_size",
     "clscan_op_element_size", "clscan_plan_set_tuning", "clscan_plan_get_tuning", "clscan_plan_set_algorithm",
     "clscan_plan_get_algorithm", "clscan_plan_set_variant", "clscan_plan_get_variant", "clscan_plan_set_accuracy",
-    "clscan_plan_get_accuracy", "clscan_enqueue", "clscan_enqueue_segmented", "clscan_enqueue_by_key",
+    "clscan_plan_get_accuracy", "clscan_plan_set_transform", "clscan_enqueue", "clscan_enqueue_segmented", "clscan_enqueue_by_key",
     "clscan_enqueue_segmented_offsets", "clscan_enqueue_with", "clscan_enqueue_recurrence", "clscan_host",
     "clscan_host_with", "clscan_default_device",
     "clscan_error_string", "clscan_last_error", "clscan_version_string", "clscan_cache_clear",
@@ -173,6 +173,12 @@ static const doc_entry docs[] = {
     {F_SET_ACCURACY, CLSCAN_DEVICE_NOT_SUPPORTED, NULL}, {F_SET_ACCURACY, CL_INVALID_WORK_GROUP_SIZE, R_KERNEL_WG},
     {F_SET_ACCURACY, CL_BUILD_PROGRAM_FAILURE, NULL}, {F_SET_ACCURACY, CLSCAN_KERNEL_SOURCE_NOT_FOUND, NULL},
     {F_SET_ACCURACY, CL_OUT_OF_HOST_MEMORY, R_ALLOC},
+    /* doc/clscan_plan_set_transform.3 (the build's errors "as for clscan_plan_set_variant") */
+    {F_SET_TRANSFORM, CLSCAN_INVALID_PLAN, NULL}, {F_SET_TRANSFORM, CLSCAN_INVALID_TRANSFORM, NULL},
+    {F_SET_TRANSFORM, CLSCAN_ELEMENT_SIZE_MISMATCH, NULL}, {F_SET_TRANSFORM, CL_BUILD_PROGRAM_FAILURE, NULL},
+    {F_SET_TRANSFORM, CLSCAN_DEVICE_NOT_SUPPORTED, R_BUILTIN_FITS},
+    {F_SET_TRANSFORM, CL_INVALID_WORK_GROUP_SIZE, R_KERNEL_WG},
+    {F_SET_TRANSFORM, CLSCAN_KERNEL_SOURCE_NOT_FOUND, NULL}, {F_SET_TRANSFORM, CL_OUT_OF_HOST_MEMORY, R_ALLOC},
     /* doc/clscan_enqueue.3 */
     ENQUEUE_COMMON(F_ENQUEUE, CLSCAN_INVALID_PLAN), SCAN_ALLOC(F_ENQUEUE),
     /* doc/clscan_enqueue_segmented.3: those of clscan_enqueue, and the segmented program's build */
@@ -2614,6 +2620,19 @@ typedef struct prow {
     bool undocumented;
 } prow;
 
+/* The transforms of the clscan_plan_set_transform rows (.a indexes them); the main plan's T is int. */
+static const clscan_transform transforms[] = {
+    {"uchar", 1, NULL, NULL, 0, NULL, NULL},                         /* 0: in NULL */
+    {"uchar", 1, "", NULL, 0, NULL, NULL},                           /* 1: in empty */
+    {"", 1, "(int)x", NULL, 0, NULL, NULL},                          /* 2: src_type empty */
+    {"uchar", 0, "(int)x", NULL, 0, NULL, NULL},                     /* 3: src_size 0 */
+    {"uchar", 1, "(int)x", "float", 4, NULL, NULL},                  /* 4: dst_type without out */
+    {"float4", 12, "(int)x.w", NULL, 0, NULL, NULL},                 /* 5: sizeof(float4) is not 12 */
+    {"uchar", 1, "(int)x", "float", 2, "convert_float(y)", NULL},    /* 6: sizeof(float) is not 2 */
+    {"uchar", 1, "x +* 1", NULL, 0, NULL, NULL},                     /* 7: does not compile */
+    {"uchar", 1, "(int)x", NULL, 0, NULL, NULL},                     /* 8: good */
+};
+
 static const prow plan_rows[] = {
     ROW(F_SET_TUNING, CLSCAN_INVALID_PLAN, .what = "plan NULL", .a = 8, .b = 2),
     ROW(F_SET_TUNING, CL_INVALID_VALUE, .what = "3 x 2", .handle = P_MAIN, .a = 3, .b = 2),
@@ -2667,6 +2686,17 @@ static const prow plan_rows[] = {
         .handle = P_POISONED, .dir = DIR_CREATE_BROKEN, .a = CLSCAN_ACCURACY_WORKING),
     ROW(F_SET_ACCURACY, CLSCAN_KERNEL_SOURCE_NOT_FOUND, .what = "COMPENSATED, scan/contract.cl a directory",
         .handle = P_POISONED, .dir = DIR_CONTRACT_DIR, .a = CLSCAN_ACCURACY_COMPENSATED),
+    ROW(F_SET_TRANSFORM, CLSCAN_INVALID_PLAN, .what = "plan NULL", .a = 8),
+    ROW(F_SET_TRANSFORM, CLSCAN_INVALID_TRANSFORM, .what = "in NULL", .handle = P_MAIN, .a = 0),
+    ROW(F_SET_TRANSFORM, CLSCAN_INVALID_TRANSFORM, .what = "in empty", .handle = P_MAIN, .a = 1),
+    ROW(F_SET_TRANSFORM, CLSCAN_INVALID_TRANSFORM, .what = "src_type empty", .handle = P_MAIN, .a = 2),
+    ROW(F_SET_TRANSFORM, CLSCAN_INVALID_TRANSFORM, .what = "src_size 0", .handle = P_MAIN, .a = 3),
+    ROW(F_SET_TRANSFORM, CLSCAN_INVALID_TRANSFORM, .what = "dst_type without out", .handle = P_MAIN, .a = 4),
+    ROW(F_SET_TRANSFORM, CLSCAN_ELEMENT_SIZE_MISMATCH, .what = "float4 of 12 bytes", .handle = P_MAIN, .a = 5),
+    ROW(F_SET_TRANSFORM, CLSCAN_ELEMENT_SIZE_MISMATCH, .what = "float of 2 bytes", .handle = P_MAIN, .a = 6),
+    ROW(F_SET_TRANSFORM, CL_BUILD_PROGRAM_FAILURE, .what = "in does not compile", .handle = P_MAIN, .a = 7),
+    ROW(F_SET_TRANSFORM, CLSCAN_KERNEL_SOURCE_NOT_FOUND, .what = "uchar, scan/contract.cl a directory",
+        .handle = P_POISONED, .dir = DIR_CONTRACT_DIR, .a = 8),
     ROW(F_SORTER_SET_KEY_BITS, CLSCAN_INVALID_HANDLE, .what = "sorter NULL", .a = 8),
     ROW(F_SORTER_SET_KEY_BITS, CLSCAN_INVALID_KEY_BITS, .what = "33 bits of uint32 keys", .handle = P_SORTER, .a = 33),
     ROW(F_SORTER_SET_KEY_BITS, CLSCAN_INVALID_KEY_BITS, .what = "UINT_MAX bits of uint32 keys", .handle = P_SORTER,
@@ -2759,6 +2789,7 @@ static void run_prow(const prow *r)
     case F_SET_VARIANT: st = clscan_plan_set_variant(p, (clscan_tiles)r->a, (clscan_primitive)r->b); break;
     case F_GET_VARIANT: st = clscan_plan_get_variant(p, &tiles, &primitive); break;
     case F_SET_ACCURACY: st = clscan_plan_set_accuracy(p, (clscan_accuracy)r->a); break;
+    case F_SET_TRANSFORM: st = clscan_plan_set_transform(p, &transforms[r->a]); break;
     case F_SORTER_SET_KEY_BITS: st = clscan_sorter_set_key_bits(s, (unsigned)r->a); break;
     case F_SORTER_SET_DESCENDING: st = clscan_sorter_set_descending(s, (int)r->a); break;
     case F_SORTER_SET_KEY_RANGE: st = clscan_sorter_set_key_range(s, (unsigned)r->a, (unsigned)r->b); break;

@@ -640,6 +640,8 @@ START_TEST(error_strings_name_the_codes)
         NAME_OF(CLSCAN_NO_PREDICATE),
         NAME_OF(CLSCAN_INVALID_AXIS),
         NAME_OF(CLSCAN_INVALID_PITCH),
+        NAME_OF(CLSCAN_INVALID_TRANSFORM),
+        NAME_OF(CLSCAN_TRANSFORM_NOT_SUPPORTED),
     };
     for (size_t i = 0; i < sizeof names / sizeof names[0]; i++) {
         const char *s = clscan_error_string(names[i].code);

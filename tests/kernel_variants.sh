@@ -10,7 +10,8 @@
 # tests/accuracy_test with the 16-byte status words (the compensated float AFFINE's status in its
 # value's fourth lane); then the programs in ALGO_TESTS (compaction, bucketing, radix sort) on the
 # GPUs' kernels (the block scatter of compaction and the selections on it, the radix sort's
-# ranking scatter, clscan_enqueue_axis's columns without lockstep).
+# ranking scatter, clscan_enqueue_axis's columns without lockstep), and tests/transform_test
+# (TRANSFORM_TEST) on the GPUs' kernels.
 # Exit 0 only if every variant passes.
 prog=${NONCOMM_TEST:-./tests/noncomm_test}
 if test ! -x "$prog"; then
@@ -42,6 +43,14 @@ done
 for other in "$ACCURACY_TEST" "$CUSTOM_TEST"; do
   test -n "$other" && run "policy=gpu;status=wide" "$other"
 done
+# Transforms on the GPUs' kernels: loads and stores through local memory, the parallel look-back.
+if test -n "$TRANSFORM_TEST"; then
+  if test ! -x "$TRANSFORM_TEST"; then
+    echo "kernel_variants.sh: ERROR: $TRANSFORM_TEST is missing" >&2
+    exit 99
+  fi
+  run "policy=gpu" "$TRANSFORM_TEST"
+fi
 for other in $ALGO_TESTS; do
   if test ! -x "$other"; then
     echo "kernel_variants.sh: ERROR: $other is missing" >&2

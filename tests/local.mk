@@ -11,6 +11,8 @@
 #                  primitive shape; status layouts alternating on one plan
 # custom_test      custom operators against their references, the custom AFFINE bitwise against
 #                  the built-in in the working precision, bad custom operators
+# transform_test   scans through input and output transforms against the host's transform and
+#                  scan: both algorithms, levels, options, reverse, bad transforms, sizes
 # options_test     clscan_enqueue_with: carry-in from a value or a buffer, total out, reverse,
 #                  their combinations on built-in and custom operators, both algorithms, bad options
 # recurrence_test  clscan_enqueue_recurrence against the loop and bitwise against the pairs' scan:
@@ -42,8 +44,9 @@
 #                  at once leave one whole file and no temporary ones
 # swapped_comb.sh  noncomm_test with comb's arguments swapped (a kernel file replaced from
 #                  tests/hooks/swapped): must FAIL (XFAIL), proving the suite sees the order
-# kernel_variants.sh  noncomm_test, custom_test, segmented_test, offsets_test, options_test,
-#                  recurrence_test, accuracy_test and the algorithms' tests (axis_test too) on the kernel variants
+# kernel_variants.sh  noncomm_test, custom_test, transform_test, segmented_test, offsets_test,
+#                  options_test, recurrence_test, accuracy_test and the algorithms' tests (axis_test
+#                  too) on the kernel variants
 #                  the default device does not use (developer switches)
 # fault_test.sh, fault_order_test.sh, fault_outputs.sh  fault injection into the library's OpenCL
 #                  and allocation calls (the block at the end of this file)
@@ -66,7 +69,7 @@ if ENABLE_TESTS
 TEST_PROGRAMS_ = tests/scan_test tests/multilevel_test tests/noncomm_test tests/errors_test tests/threads_test \
 	tests/lookback_test tests/custom_test tests/options_test tests/recurrence_test tests/accuracy_test \
 	tests/segmented_test tests/host_test tests/offsets_test tests/compact_test tests/bucket_test \
-	tests/radix_sort_test tests/select_test tests/disk_cache_test tests/axis_test
+	tests/radix_sort_test tests/select_test tests/disk_cache_test tests/axis_test tests/transform_test
 check_PROGRAMS += $(TEST_PROGRAMS_)
 TESTS += $(TEST_PROGRAMS_) tests/swapped_comb.sh tests/kernel_variants.sh
 XFAIL_TESTS += tests/swapped_comb.sh
@@ -97,6 +100,7 @@ tests_select_test_SOURCES = tests/select_test.c $(TESTOPS_) $(TESTUTIL_)
 tests_bucket_test_SOURCES = tests/bucket_test.c $(TESTUTIL_)
 tests_radix_sort_test_SOURCES = tests/radix_sort_test.c $(TESTUTIL_)
 tests_disk_cache_test_SOURCES = tests/disk_cache_test.c $(TESTUTIL_)
+tests_transform_test_SOURCES = tests/transform_test.c $(TESTUTIL_)
 # The two that read kernel files of the source tree when run by hand (make check tells them
 # through CLSCAN_SRCDIR).
 tests_errors_test_CPPFLAGS = $(AM_CPPFLAGS) -DCLSCAN_TEST_SRCDIR='"$(abs_top_srcdir)"'
@@ -107,6 +111,7 @@ AM_TESTS_ENVIRONMENT += \
 	CLSCAN_SRCDIR='$(abs_top_srcdir)'; export CLSCAN_SRCDIR; \
 	NONCOMM_TEST='$(abs_top_builddir)/tests/noncomm_test'; export NONCOMM_TEST; \
 	CUSTOM_TEST='$(abs_top_builddir)/tests/custom_test'; export CUSTOM_TEST; \
+	TRANSFORM_TEST='$(abs_top_builddir)/tests/transform_test'; export TRANSFORM_TEST; \
 	SEGMENTED_TEST='$(abs_top_builddir)/tests/segmented_test'; export SEGMENTED_TEST; \
 	OFFSETS_TEST='$(abs_top_builddir)/tests/offsets_test'; export OFFSETS_TEST; \
 	OPTIONS_TEST='$(abs_top_builddir)/tests/options_test'; export OPTIONS_TEST; \

@@ -11,6 +11,8 @@
 #define OUT_OF(t) NARROW(t)
 #define IN_T NARROW_T
 #define OUT_T NARROW_T
+#define OPT_T NARROW_T
+#define LEVELS_IN(p) (p)
 #define IN_PARAMS
 #define IN_ARGS
 #define IN_KERNEL_PARAMS

@@ -5,6 +5,8 @@
  *   LOAD_IN(src, i), STORE_OUT(dst, i, x)   element i of the scan in the arrays
  *   AS_T(x), OUT_OF(t)  a destination element as a T, and back
  *   IN_T, OUT_T         element types of the source and the destination
+ *   OPT_T               element type of the carry-in and the total (scan/options.cl)
+ *   LEVELS_IN(p)        a destination array read back as a source (the levels, in place)
  *   IN_PARAMS, IN_ARGS  extra parameters of the functions that load (after src)
  *   IN_KERNEL_PARAMS    extra kernel parameters (last); IN_KERNEL_LOCALS turns them into IN_ARGS
  *   CARRY_T, CARRY_AT(c, i)   the type of the tile totals and carries (reduce-then-scan's
@@ -17,6 +19,8 @@
 #define OUT_OF(t) (t)
 #define IN_T T
 #define OUT_T T
+#define OPT_T T
+#define LEVELS_IN(p) (p)
 #define IN_PARAMS
 #define IN_ARGS
 #define IN_KERNEL_PARAMS

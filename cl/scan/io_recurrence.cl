@@ -16,6 +16,8 @@
 #define OUT_OF(t) (t).y
 #define IN_T S
 #define OUT_T S
+#define OPT_T S
+#define LEVELS_IN(p) (p)
 #define IN_PARAMS , __global const S *coef, S coef_value, uint coef_const
 #define IN_ARGS , coef, coef_value, coef_const
 /* coef_const 1: every a is coef_value (coef_buf is a placeholder). */

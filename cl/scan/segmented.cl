@@ -86,6 +86,8 @@ CLSCAN_INLINE uchar head_flags(uchar h)   /* h: 0 or 1 */
 #define OUT_OF(t) (t).v
 #define IN_T clscan_value
 #define OUT_T clscan_value
+#define OPT_T clscan_value
+#define LEVELS_IN(p) (p)
 #define IN_PARAMS , __global const uchar *heads, __global const KEY_T *keys
 #define IN_ARGS , heads, keys
 #define IN_KERNEL_PARAMS , __global const uchar *heads_buf, ulong heads_offset, \

@@ -54,7 +54,7 @@ void clscan_scan_tiles_inclusive(__global OUT_T *data, ulong offset, ulong count
     TILE_PRIVATE(t);
     const uint li = get_local_id(0);
     const ulong base = (ulong)get_group_id(0) * TILE;
-    tile_scan(TILE_PRIVATE_ARG(t), data + offset IN_ARGS, base, count, li, TILE_LOCAL_ARGS);
+    tile_scan(TILE_PRIVATE_ARG(t), LEVELS_IN(data + offset) IN_ARGS, base, count, li, TILE_LOCAL_ARGS);
     tile_store(TILE_PRIVATE_ARG(t), data + offset, base, count, li,
                tile_carry(carries + carries_offset, use_carries, NEUTRAL, 0), 0, TILE_LOCAL_ARGS);
 }
