@@ -92,11 +92,11 @@ void clscan_plan_request(const clscan_plan *plan, clscan_program_kind what, clsc
             r->items = scaled ? scaled : 1;
         }
     } else {
-        /* The plain program's tuning, with fewer elements where pairs would not fit; the
-         * automatic one where the plain program streams (segmented programs do not). */
-        const int streamed = plain->tiles == CLSCAN_TILES_STREAMED;
-        r->wg = streamed ? 0 : plain->wg;
-        r->items = streamed ? 0 : plain->items;
+        /* The user's tuning, with fewer elements where pairs would not fit; else the automatic
+         * one of segmented programs (their own: on GPUs much shorter runs than plain scans'). */
+        const int automatic = !plan->want.wg && !plan->want.items;
+        r->wg = automatic ? 0 : plain->wg;
+        r->items = automatic ? 0 : plain->items;
         r->shrink = 1;
     }
 }
