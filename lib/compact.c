@@ -193,16 +193,19 @@ cl_int compact_flags_step(clscan_compactor *c, clscan_chain *ch, cl_kernel kerne
     return clscan_chain_launch(ch, kernel, ceil_div(count, c->wg * c->items), c->wg, 1);
 }
 
-cl_int compact_steps(clscan_compactor *c, clscan_chain *ch, const compact_call *k, cl_uint *total)
+static size_t blocks_of(const clscan_compactor *c, const compact_call *k)
 {
-    const size_t blocks = ceil_div(k->count, c->wg * c->items);
+    return ceil_div(k->count, c->wg * c->items);
+}
+
+cl_int compact_args(clscan_compactor *c, const compact_call *k)
+{
     const cl_ulong n = k->count, fo = k->flags_offset, so = k->src_offset, dof = k->dst_offset, ko = k->kept_offset;
-    const cl_uint nb = (cl_uint)blocks, indices = k->mode == COMPACT_INDICES;
+    const cl_uint nb = (cl_uint)blocks_of(c, k), indices = k->mode == COMPACT_INDICES;
     cl_kernel kc = c->count, ks = k->mode == COMPACT_PARTITION ? c->partition : c->scatter;
     const cl_mem none = NULL, data = indices ? none : k->dst, idx = indices ? k->dst : none;
     const cl_ulong data_off = indices ? 0 : dof, idx_off = indices ? dof : 0;
     cl_int err = CL_SUCCESS;
-    /* Both kernels' arguments first, then the commands. */
     ALGO_ARG_MEM(kc, 0, k->flags); ALGO_ARG(kc, 1, fo); ALGO_ARG(kc, 2, n); ALGO_ARG_MEM(kc, 3, c->counts);
     ALGO_ARG(kc, 4, nb);
     ALGO_ARG_MEM(ks, 0, k->src); ALGO_ARG(ks, 1, so); ALGO_ARG_MEM(ks, 2, k->flags); ALGO_ARG(ks, 3, fo);
@@ -215,13 +218,35 @@ cl_int compact_steps(clscan_compactor *c, clscan_chain *ch, const compact_call *
     }
     if (err != CL_SUCCESS)
         return clscan_fail(err, "clSetKernelArg failed: %s", clscan_error_string(err));
-    err = clscan_chain_launch(ch, kc, blocks, c->wg, 1);
+    return CL_SUCCESS;
+}
+
+cl_int compact_count_steps(clscan_compactor *c, clscan_chain *ch, const compact_call *k, cl_uint *total)
+{
+    const size_t blocks = blocks_of(c, k);
+    cl_int err = clscan_chain_launch(ch, c->count, blocks, c->wg, 1);
     if (err == CL_SUCCESS)
         err = clscan_scan_step(ch, c->scan, c->counts, blocks + 1);
     if (err == CL_SUCCESS && total)
         err = clscan_chain_read(ch, c->counts, blocks * sizeof(cl_uint), sizeof(cl_uint), total, 1);
+    return err;
+}
+
+cl_int compact_scatter_step(clscan_compactor *c, clscan_chain *ch, const compact_call *k)
+{
+    return clscan_chain_launch(ch, k->mode == COMPACT_PARTITION ? c->partition : c->scatter, blocks_of(c, k), c->wg,
+                               1);
+}
+
+cl_int compact_steps(clscan_compactor *c, clscan_chain *ch, const compact_call *k, cl_uint *total)
+{
+    /* Both kernels' arguments first, then the commands: the scatter, the only command that
+     * writes the caller's buffers, comes last. */
+    cl_int err = compact_args(c, k);
     if (err == CL_SUCCESS)
-        err = clscan_chain_launch(ch, ks, blocks, c->wg, 1);
+        err = compact_count_steps(c, ch, k, total);
+    if (err == CL_SUCCESS)
+        err = compact_scatter_step(c, ch, k);
     return err;
 }
 

@@ -48,6 +48,14 @@ cl_int compact_reserve(clscan_compactor *c, size_t count, int flags);
  * caller) and the scratch reserved: the block counts, their scan, then (total non-NULL) a read
  * of the number kept into *total and the scatter. */
 cl_int compact_steps(clscan_compactor *c, clscan_chain *ch, const compact_call *k, cl_uint *total);
+/* compact_steps in parts, for callers that run several compactions in one chain and put every
+ * scatter (the only command that writes the caller's buffers) after every other command:
+ * compact_args sets both kernels' arguments (the kernels are c's: one compaction per compactor
+ * between compact_args and its scatter), compact_count_steps enqueues the block counts, their
+ * scan and the read of total (NULL: none), compact_scatter_step the scatter. */
+cl_int compact_args(clscan_compactor *c, const compact_call *k);
+cl_int compact_count_steps(clscan_compactor *c, clscan_chain *ch, const compact_call *k, cl_uint *total);
+cl_int compact_scatter_step(clscan_compactor *c, clscan_chain *ch, const compact_call *k);
 /* flags[0 ... count) of the predicate (kernel flags_if), or (flags_runs) the runs of src's
  * elements: the first of each run, and flags[count] = 1 (cl/select/runs.cl), as the next step of
  * ch. */

@@ -172,10 +172,22 @@ static cl_int run_locked(clscan_runs *r, clscan_plan *plan, cl_command_queue que
                                  k->keys_out_offset, k->nruns_offset, k->count};
         const compact_call cv = {COMPACT_ELEMENTS, reduce ? r->scan : k->values, r->heads, k->values_out, vc->kept,
                                  reduce ? 0 : k->values_offset, fo, k->values_out_offset, 0, k->count};
+        /* Every command that can fail for a reason other than the device (the kernels'
+         * arguments, the scans' checks and scratch) before the first that writes the caller's
+         * buffers: the two scatters come last, so that only a failure to enqueue the values'
+         * scatter leaves keys_out and nruns written (by the keys' scatter) behind. */
         if (err == CL_SUCCESS)
-            err = compact_steps(kc, &ch, &ck, NULL);
+            err = compact_args(kc, &ck);
         if (err == CL_SUCCESS)
-            err = compact_steps(vc, &ch, &cv, NULL);
+            err = compact_args(vc, &cv);
+        if (err == CL_SUCCESS)
+            err = compact_count_steps(kc, &ch, &ck, NULL);
+        if (err == CL_SUCCESS)
+            err = compact_count_steps(vc, &ch, &cv, NULL);
+        if (err == CL_SUCCESS)
+            err = compact_scatter_step(kc, &ch, &ck);
+        if (err == CL_SUCCESS)
+            err = compact_scatter_step(vc, &ch, &cv);
     }
     clscan_chain_end(&ch, err, event, &r->last_use);
     return err;
