@@ -2,7 +2,8 @@
  * stable sort of each line gathered on the host.  Two sorters (two radix programs): uint32 keys
  * with 4-byte values (each value the key's place in the input, so that a broken stability shows
  * in the values) and uint16 keys alone.  Keys full-width random or from a few values (many
- * duplicates), ascending and descending (the same sorter, set between calls).  Shapes: 1x1, 1xN,
+ * duplicates, sorted by their low 8 bits: one pass), ascending and descending (the same sorter,
+ * set between calls).  Shapes: 1x1, 1xN,
  * Nx1, 3x5 with pitch 8, 33x65 and 37x100 (partial transpose tiles), 100x37, lines of 31, 32 and
  * 33 keys (the CPUs' longest segment ranked by comparisons is 32), 5000x3 and 3x5000 (lines longer
  * than one chunk of the segmented kernel: 4096 keys on CPUs), random offsets and pitches; outputs
@@ -132,6 +133,8 @@ static bool check_case(bool with_values, bool few_keys, bool descending, clscan_
     cl_mem bko = in_place ? bk : tu_buffer(tu.context, f, nb * ks, ko);
     cl_mem bvo = in_place ? bv : tu_buffer(tu.context, f, nb * 4, vo);
     ck_assert_int_eq(clscan_sorter_set_descending(s, descending), CL_SUCCESS);
+    /* Keys below 5: sorted by their low 8 bits, one pass (in place: from a copy of the input). */
+    ck_assert_int_eq(clscan_sorter_set_key_bits(s, few_keys ? 8 : 0), CL_SUCCESS);
     cl_event ev_done = NULL;
     cl_int err = clscan_axis_sort_enqueue(s, tu.queue, axis, bk, in_off, ip, bko, out_off, op,
                                           with_values ? bv : NULL, in_off, with_values ? bvo : NULL, out_off, rows,
@@ -139,7 +142,7 @@ static bool check_case(bool with_values, bool few_keys, bool descending, clscan_
     char what[512];
     snprintf(what, sizeof what, "%s keys%s (%s), %s, along %s, %zu x %zu, pitches %zu/%zu, offsets %zu/%zu, %s, "
              "seed %" PRIu64, ks == 4 ? "uint32" : "uint16", with_values ? " and values" : "",
-             few_keys ? "5 values" : "random", descending ? "descending" : "ascending", columns ? "columns" : "rows",
+             few_keys ? "5 values, 8 bits" : "random", descending ? "descending" : "ascending", columns ? "columns" : "rows",
              rows, cols, ip, op, in_off, out_off, in_place ? "in place" : "apart", tu_seed);
     bool ok = err == CL_SUCCESS;
     if (!ok)
