@@ -401,8 +401,8 @@ CLSCAN_API cl_int clscan_enqueue_axis_totals(clscan_plan *plan, cl_command_queue
  * Rows are the segmented sort's segments (clscan_segmented_sort_enqueue, no offsets needed);
  * columns are transposed into the sorter's scratch (tiles through local memory, coalesced both
  * ways), sorted as rows and transposed back.  Every line below 2^32 keys, rows * cols too. */
-typedef struct clscan_sorter clscan_sorter;
-CLSCAN_API cl_int clscan_axis_sort_enqueue(clscan_sorter *sorter, cl_command_queue queue, clscan_axis axis,
+struct clscan_sorter;   /* clscan_sorter, below */
+CLSCAN_API cl_int clscan_axis_sort_enqueue(struct clscan_sorter *sorter, cl_command_queue queue, clscan_axis axis,
                                            cl_mem keys_in, size_t keys_in_offset, size_t in_row_pitch,
                                            cl_mem keys_out, size_t keys_out_offset, size_t out_row_pitch,
                                            cl_mem values_in, size_t values_in_offset,
