@@ -10,7 +10,12 @@
  *   axis         clscan_enqueue_axis (float SUM) along the rows and along the columns of 2^24
  *                floats as 2^12 x 2^12, 16 x 2^20 and 2^20 x 16 (rows x cols, pitch = cols),
  *                against clscan_enqueue of the same 2^24 floats as one array (--axis: these
- *                rows alone);
+ *                rows alone, and the two below);
+ *   axis totals  clscan_enqueue_axis_totals (float SUM) along the rows and the columns of the same
+ *                shapes, against the reduction of the 2^24 floats as one array;
+ *   axis sort    clscan_axis_sort_enqueue (uint32 keys alone) along the rows and the columns of
+ *                2^12 x 2^12, 2^16 x 256 and 256 x 2^16, against clscan_sort_enqueue of the same
+ *                2^24 keys as one array;
  *   transform    the exclusive count of live float4 particles through an input transform against
  *                the plain int scan of the flags already made;
  *   host         clscan_host over the caller's memory against the copying path (the developer
@@ -106,6 +111,7 @@ typedef struct args {
     int with_pairing;
     clscan_axis axis;
     size_t rows, cols;
+    clscan_sorter *sorter;
 } args;
 
 static cl_int run_recurrence(const ctx *c, void *p, cl_event *ev)
@@ -157,6 +163,26 @@ static cl_int run_axis(const ctx *c, void *p, cl_event *ev)
     const args *x = p;
     return clscan_enqueue_axis(x->plan, c->queue, x->axis, x->src, 0, x->cols, x->dst, 0, x->cols, x->rows, x->cols,
                                0, NULL, ev);
+}
+
+static cl_int run_axis_totals(const ctx *c, void *p, cl_event *ev)
+{
+    const args *x = p;
+    return clscan_enqueue_axis_totals(x->plan, c->queue, x->axis, x->src, 0, x->cols, x->dst, 0, x->rows, x->cols, 0,
+                                      NULL, ev);
+}
+
+static cl_int run_axis_sort(const ctx *c, void *p, cl_event *ev)
+{
+    const args *x = p;
+    return clscan_axis_sort_enqueue(x->sorter, c->queue, x->axis, x->src, 0, x->cols, x->dst, 0, x->cols, NULL, 0,
+                                    NULL, 0, x->rows, x->cols, 0, NULL, ev);
+}
+
+static cl_int run_sort(const ctx *c, void *p, cl_event *ev)
+{
+    const args *x = p;
+    return clscan_sort_enqueue(x->sorter, c->queue, x->src, 0, x->dst, 0, NULL, 0, NULL, 0, x->n, 0, NULL, ev);
 }
 
 static cl_int run_offsets(const ctx *c, void *p, cl_event *ev)
@@ -560,11 +586,114 @@ static int bench_axis(const ctx *c, size_t rows, size_t cols)
     return wrong;
 }
 
+/* Axis totals rows: float SUM along the rows and along the columns of rows x cols, against the
+ * reduction of the same floats as one array (exact data: compared bitwise with the loop). */
+static int bench_axis_totals(const ctx *c, size_t rows, size_t cols)
+{
+    const size_t n = rows * cols, big = rows > cols ? rows : cols;
+    float *in = malloc(n * sizeof *in), *out = malloc(big * sizeof *out);
+    if (!in || !out)
+        return fail("malloc", CL_OUT_OF_HOST_MEMORY);
+    bench_generate(BENCH_FSUM, n, in);
+    cl_int err;
+    clscan_plan *plan = clscan_plan_create(c->context, c->device, CLSCAN_SUM, CLSCAN_FLOAT, CLSCAN_INCLUSIVE, &err);
+    if (!plan)
+        return fail("clscan_plan_create", err);
+    args x = {.plan = plan, .n = n, .rows = rows, .cols = cols, .src = buffer(c, n * sizeof *in, in),
+              .dst = buffer(c, big * sizeof *in, NULL), .total = buffer(c, sizeof *in, NULL)};
+    if (!x.src || !x.dst || !x.total)
+        return 1;
+    double ms[2];
+    int wrong = 0;
+    for (int a = 0; a < 2 && !wrong; ++a) {
+        x.axis = a ? CLSCAN_ALONG_COLUMNS : CLSCAN_ALONG_ROWS;
+        const size_t nlines = a ? cols : rows, len = a ? rows : cols;
+        if ((ms[a] = device_ms(c, run_axis_totals, &x)) < 0)
+            return 1;
+        if ((err = clEnqueueReadBuffer(c->queue, x.dst, CL_TRUE, 0, nlines * sizeof *out, out, 0, NULL, NULL)) !=
+            CL_SUCCESS)
+            return fail("clEnqueueReadBuffer", err);
+        for (size_t l = 0; l < nlines && !wrong; ++l) {
+            float acc = 0;
+            for (size_t k = 0; k < len; ++k)
+                acc += a ? in[k * cols + l] : in[l * cols + k];
+            wrong = memcmp(&acc, &out[l], sizeof acc) != 0;
+        }
+    }
+    const double reduce_ms = wrong ? 0 : device_ms(c, run_reduce, &x);
+    char row[64];
+    snprintf(row, sizeof row, "axis-totals-%zux%zu", rows, cols);
+    if (wrong)
+        printf("%-28s %10zu WRONG\n", row, n);
+    else
+        printf("%-28s %10zu %10.4f %10.4f %10.4f %6.2f %6.2f ok\n", row, n, ms[0], ms[1], reduce_ms,
+               ms[0] / reduce_ms, ms[1] / reduce_ms);
+    clReleaseMemObject(x.src), clReleaseMemObject(x.dst), clReleaseMemObject(x.total);
+    clscan_plan_release(plan);
+    free(in), free(out);
+    return wrong;
+}
+
+static int cmp_u32(const void *a, const void *b)
+{
+    const cl_uint x = *(const cl_uint *)a, y = *(const cl_uint *)b;
+    return (x > y) - (x < y);
+}
+
+/* Axis sort rows: random uint32 keys sorted along the rows and along the columns of rows x cols,
+ * against one sort of the same keys; each line checked against qsort's. */
+static int bench_axis_sort(const ctx *c, clscan_sorter *sorter, size_t rows, size_t cols)
+{
+    const size_t n = rows * cols, big = rows > cols ? rows : cols;
+    cl_uint *in = malloc(n * sizeof *in), *out = malloc(n * sizeof *out), *line = malloc(big * sizeof *line);
+    if (!in || !out || !line)
+        return fail("malloc", CL_OUT_OF_HOST_MEMORY);
+    uint64_t state = 0x9e3779b97f4a7c15ull;
+    for (size_t i = 0; i < n; ++i) {
+        state = state * 6364136223846793005ull + 1442695040888963407ull;
+        in[i] = (cl_uint)(state >> 32);
+    }
+    args x = {.sorter = sorter, .n = n, .rows = rows, .cols = cols, .src = buffer(c, n * sizeof *in, in),
+              .dst = buffer(c, n * sizeof *in, NULL)};
+    if (!x.src || !x.dst)
+        return 1;
+    double ms[2];
+    int wrong = 0;
+    cl_int err;
+    for (int a = 0; a < 2 && !wrong; ++a) {
+        x.axis = a ? CLSCAN_ALONG_COLUMNS : CLSCAN_ALONG_ROWS;
+        const size_t nlines = a ? cols : rows, len = a ? rows : cols;
+        if ((ms[a] = device_ms(c, run_axis_sort, &x)) < 0)
+            return 1;
+        if ((err = clEnqueueReadBuffer(c->queue, x.dst, CL_TRUE, 0, n * sizeof *out, out, 0, NULL, NULL)) !=
+            CL_SUCCESS)
+            return fail("clEnqueueReadBuffer", err);
+        for (size_t l = 0; l < nlines && !wrong; ++l) {
+            for (size_t k = 0; k < len; ++k)
+                line[k] = a ? in[k * cols + l] : in[l * cols + k];
+            qsort(line, len, sizeof *line, cmp_u32);
+            for (size_t k = 0; k < len && !wrong; ++k)
+                wrong = line[k] != (a ? out[k * cols + l] : out[l * cols + k]);
+        }
+    }
+    const double sort_ms = wrong ? 0 : device_ms(c, run_sort, &x);
+    char row[64];
+    snprintf(row, sizeof row, "axis-sort-%zux%zu", rows, cols);
+    if (wrong)
+        printf("%-28s %10zu WRONG\n", row, n);
+    else
+        printf("%-28s %10zu %10.4f %10.4f %10.4f %6.2f %6.2f ok\n", row, n, ms[0], ms[1], sort_ms, ms[0] / sort_ms,
+               ms[1] / sort_ms);
+    clReleaseMemObject(x.src), clReleaseMemObject(x.dst);
+    free(in), free(out), free(line);
+    return wrong;
+}
+
 static void usage(void)
 {
     puts("usage: clscan-bench-options [--device SPEC] [--min LG] [--max LG] [--reps N] [--host-count N] [--axis]\n"
          "  counts 2^min ... 2^max in steps of x4 (default 20 ... 24); --host-count: clscan_host's\n"
-         "  count (default 10000000; 0: no host rows); --axis: only the rows of clscan_enqueue_axis");
+         "  count (default 10000000; 0: no host rows); --axis: only the rows of the axis functions");
 }
 
 int main(int argc, char **argv)
@@ -654,6 +783,19 @@ int main(int argc, char **argv)
     static const size_t shapes[][2] = {{4096, 4096}, {16, 1 << 20}, {1 << 20, 16}};
     for (int i = 0; i < 3 && !rc; ++i)
         rc |= bench_axis(&c, shapes[i][0], shapes[i][1]);
+    printf("# %-26s %10s %10s %10s %10s %6s %6s\n", "axis-totals  rows x cols", "n", "rows_ms", "cols_ms",
+           "reduce_ms", "x_rows", "x_cols");
+    for (int i = 0; i < 3 && !rc; ++i)
+        rc |= bench_axis_totals(&c, shapes[i][0], shapes[i][1]);
+    printf("# %-26s %10s %10s %10s %10s %6s %6s\n", "axis-sort  rows x cols", "n", "rows_ms", "cols_ms", "sort_ms",
+           "x_rows", "x_cols");
+    clscan_sorter *sorter = rc ? NULL : clscan_sorter_create(c.context, c.device, CLSCAN_UINT32, 0, &err);
+    if (!rc && !sorter)
+        rc = fail("clscan_sorter_create", err);
+    static const size_t sort_shapes[][2] = {{4096, 4096}, {1 << 16, 256}, {256, 1 << 16}};
+    for (int i = 0; i < 3 && !rc; ++i)
+        rc |= bench_axis_sort(&c, sorter, sort_shapes[i][0], sort_shapes[i][1]);
+    clscan_sorter_release(sorter);
     printf("# %-26s %10s %10s %10s %6s\n", "transform", "n", "float4_ms", "int_ms", "x_int");
     for (int lg = lo; lg <= hi && !rc && !axis_only; lg += 2)
         rc |= bench_transform(&c, (size_t)1 << lg);

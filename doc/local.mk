@@ -6,6 +6,8 @@ dist_man_MANS += \
 	doc/clscan_default_device.3 \
 	doc/clscan_element_size.3 \
 	doc/clscan_enqueue_axis.3 \
+	doc/clscan_enqueue_axis_totals.3 \
+	doc/clscan_axis_sort_enqueue.3 \
 	doc/clscan_enqueue.3 \
 	doc/clscan_enqueue_by_key.3 \
 	doc/clscan_enqueue_recurrence.3 \

@@ -375,6 +375,40 @@ CLSCAN_API cl_int clscan_enqueue_axis(clscan_plan *plan, cl_command_queue queue,
                                       size_t rows, size_t cols,
                                       cl_uint num_events_in_wait_list, const cl_event *event_wait_list,
                                       cl_event *event);
+/* Totals along an axis (ArrayFire's sum along a dimension, CUB's DeviceSegmentedReduce without
+ * offsets): the reduction of every row (CLSCAN_ALONG_ROWS: rows totals) or every column
+ * (CLSCAN_ALONG_COLUMNS: cols totals) of src with the plan's operator, comb(earlier, later) in
+ * the line's order (built-in or custom, commutative or not; the plan's kind does not matter),
+ * into dst[dst_offset + l] for line l.  src as for clscan_enqueue_axis (its row pitch in
+ * elements; the gaps not read); dst must not overlap it.  Lines without elements (rows 0 along
+ * columns, cols 0 along rows) get the neutral; no lines: nothing written (*event still
+ * completes).  Bitwise reproducible (the lines are cut into blocks by the shape alone); columns
+ * are read coalesced.  The first call of a plan builds its axis program (shared with
+ * clscan_enqueue_axis). */
+CLSCAN_API cl_int clscan_enqueue_axis_totals(clscan_plan *plan, cl_command_queue queue, clscan_axis axis,
+                                             cl_mem src, size_t src_offset, size_t src_row_pitch,
+                                             cl_mem dst, size_t dst_offset, size_t rows, size_t cols,
+                                             cl_uint num_events_in_wait_list, const cl_event *event_wait_list,
+                                             cl_event *event);
+/* Sorts along an axis (ArrayFire's sort along a dimension, CUB's DeviceSegmentedRadixSort with
+ * equal segments): every row or every column of keys_in sorted on its own, stably, with the
+ * sorter's key type, values, direction and bits, into keys_out (values_in moved with their keys
+ * into values_out).  Pitches in elements, >= cols (CLSCAN_INVALID_PITCH): keys_in and values_in
+ * have in_row_pitch, keys_out and values_out out_row_pitch; the elements between cols and the
+ * pitch are neither read nor written.  In place: each output the same buffer, offset and pitch as
+ * its input; other overlaps are CL_MEM_COPY_OVERLAP.  values_in and values_out must be given
+ * exactly when the sorter has values.  rows or cols 0: nothing to sort (*event still completes).
+ * Rows are the segmented sort's segments (clscan_segmented_sort_enqueue, no offsets needed);
+ * columns are transposed into the sorter's scratch (tiles through local memory, coalesced both
+ * ways), sorted as rows and transposed back.  Every line below 2^32 keys, rows * cols too. */
+struct clscan_sorter;   /* clscan_sorter, below */
+CLSCAN_API cl_int clscan_axis_sort_enqueue(struct clscan_sorter *sorter, cl_command_queue queue, clscan_axis axis,
+                                           cl_mem keys_in, size_t keys_in_offset, size_t in_row_pitch,
+                                           cl_mem keys_out, size_t keys_out_offset, size_t out_row_pitch,
+                                           cl_mem values_in, size_t values_in_offset,
+                                           cl_mem values_out, size_t values_out_offset, size_t rows, size_t cols,
+                                           cl_uint num_events_in_wait_list, const cl_event *event_wait_list,
+                                           cl_event *event);
 
 /* ---- Carries, totals, reverse scans and reductions --------------------------------------- */
 

@@ -30,8 +30,9 @@ typedef struct radix_engine {
     int ranked;                  /* GPUs: the scatter ranks by warps (radix/scatter_ranked.cl) */
     size_t seg_wg, seg_items;    /* the segmented sort's work-groups and chunks (radix/segmented.cl) */
     size_t seg_small;            /* and its longest segments ranked by comparisons */
+    size_t tr_tile, tr_wg;       /* the transposes' tiles (tr_tile^2 elements) and work-groups (radix/transpose.cl) */
     cl_program program;
-    cl_kernel histogram, scatter, bucket_offsets, segmented;
+    cl_kernel histogram, scatter, bucket_offsets, segmented, transpose_keys, transpose_values;
     clscan_plan *scan;
     /* scratch: the counts, the bucketer's keys when it is not given keys_out, and two sets of
      * keys, values and indices that the passes before the last alternate between */
@@ -65,17 +66,25 @@ cl_int radix_engine_reserve(radix_engine *e, const radix_job *j);
 /* Enqueues the passes; keys and keys_offset get where the sorted keys are. */
 cl_int radix_engine_run(radix_engine *e, clscan_chain *c, const radix_job *j, cl_mem *keys, size_t *keys_offset);
 
-/* The segments of a segmented sort: nsegments + 1 offsets, 4 or 8 bytes wide (CSR's row_ptr). */
+/* The segments of a segmented sort: nsegments + 1 offsets, 4 or 8 bytes wide (CSR's row_ptr);
+ * or, with length > 0 (offsets NULL), nsegments segments of length keys each, segment s of the
+ * inputs from element s * in_pitch, of the outputs from s * out_pitch (the rows of a 2-D array;
+ * pitches >= length; count = nsegments * length). */
 typedef struct radix_segments {
     cl_mem offsets;
     size_t offsets_offset;
     int wide;
     size_t nsegments;
+    size_t length, in_pitch, out_pitch;
 } radix_segments;
 /* Enqueues the segmented sort of j (keys_out given, no permutation, after
  * radix_engine_reserve): every segment sorted on its own by one work-group. */
 cl_int radix_engine_run_segmented(radix_engine *e, clscan_chain *c, const radix_job *j, const radix_segments *g);
-
+/* Enqueues the transpose of the rows x cols array of keys (values: values_size 1) src from
+ * src_offset, rows src_pitch apart, into the cols x rows array dst (rows dst_pitch apart). */
+cl_int radix_engine_transpose(radix_engine *e, clscan_chain *c, int values, cl_mem src, size_t src_offset,
+                              size_t src_pitch, cl_mem dst, size_t dst_offset, size_t dst_pitch, size_t rows,
+                              size_t cols);
 #define ALGO_ARG(k, i, v) (err == CL_SUCCESS ? (err = clSetKernelArg((k), (i), sizeof(v), &(v))) : err)
 #define ALGO_ARG_MEM(k, i, m) \
     (err == CL_SUCCESS ? (err = clSetKernelArg((k), (i), sizeof(cl_mem), (m) ? (const void *)&(m) : NULL)) : err)

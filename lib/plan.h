@@ -23,7 +23,7 @@ typedef struct clscan_scan_program {
     /* The heads program's segments from offsets (cl/scan/offsets.cl); NULL in the others. */
     cl_kernel offsets_heads, offsets_totals;
     /* The axis program's lines of a 2-D array (cl/scan/axis.cl); NULL in the others. */
-    cl_kernel axis_reduce, axis_carries, axis_scan, axis_reduce_lockstep, axis_scan_lockstep;
+    cl_kernel axis_reduce, axis_carries, axis_scan, axis_reduce_lockstep, axis_scan_lockstep, axis_fold;
 } clscan_scan_program;
 
 /* Scratch memory, one per queue: scans on different queues never share it, and scans on one

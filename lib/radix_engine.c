@@ -65,6 +65,17 @@ static void segmented_tuning(radix_engine *e)
     e->seg_wg = gpu ? 32 : 1;
     e->seg_items = gpu ? 8 : 4096;
     e->seg_small = gpu ? 256 : 32;
+    /* The transposes: tiles of 32 x 32 elements (a GPU's 32 banks, 128-byte rows of 4-byte
+     * keys), on GPUs 256 work-items (8 rows at a time), on CPUs 32 (a row at a time: PoCL runs
+     * a work-group's work-items in a loop per region between barriers; PoCL on 2 busy cores,
+     * 4096 x 4096 uint32 keys along columns: 536 ms with 32, 2012 ms with 256 in a run where the
+     * rows took 459 ms, as they did, 451, with 32); fewer where the device allows fewer. */
+    e->tr_tile = 32;
+    while (e->tr_tile > 1 && e->tr_tile > e->info.max_work_group_size)
+        e->tr_tile /= 2;
+    e->tr_wg = e->tr_tile * (gpu ? 8 : 1);
+    while (e->tr_wg > e->tr_tile && e->tr_wg > e->info.max_work_group_size)
+        e->tr_wg /= 2;
 }
 
 static void release_program(radix_engine *e)
@@ -73,8 +84,10 @@ static void release_program(radix_engine *e)
     if (e->scatter) clReleaseKernel(e->scatter);
     if (e->bucket_offsets) clReleaseKernel(e->bucket_offsets);
     if (e->segmented) clReleaseKernel(e->segmented);
+    if (e->transpose_keys) clReleaseKernel(e->transpose_keys);
+    if (e->transpose_values) clReleaseKernel(e->transpose_values);
     if (e->program) clReleaseProgram(e->program);
-    e->histogram = e->scatter = e->bucket_offsets = e->segmented = NULL;
+    e->histogram = e->scatter = e->bucket_offsets = e->segmented = e->transpose_keys = e->transpose_values = NULL;
     e->program = NULL;
 }
 
@@ -98,7 +111,7 @@ static cl_int build(const char *fn, radix_engine *e, int key_order)
     const int gpu = clscan_policy_gpu(&e->info, &e->dev);
     const char *files[] = {"radix/keys.cl", gpu ? "radix/histogram_atomic.cl" : "radix/histogram_columns.cl",
                            "common/wg_sum.cl", e->ranked ? "radix/scatter_ranked.cl" : "radix/scatter_table.cl",
-                           "radix/bucket_offsets.cl", "radix/segmented.cl", NULL};
+                           "radix/bucket_offsets.cl", "radix/segmented.cl", "radix/transpose.cl", NULL};
     const char *word;
     size_t words;
     algo_words(e->value_size ? e->value_size : 1, &word, &words);
@@ -106,11 +119,12 @@ static cl_int build(const char *fn, radix_engine *e, int key_order)
     const int k = e->key_size == 1 ? 0 : e->key_size == 2 ? 1 : e->key_size == 4 ? 2 : 3;
     static const char *const key_words[] = {"uchar", "ushort", "uint", "ulong"};
     static const char *const key_signs[] = {"0x80u", "0x8000u", "0x80000000u", "0x8000000000000000ul"};
-    char defines[400];
+    char defines[480];
     snprintf(defines, sizeof defines, "-DCLSCAN_KEY_TYPE=%s -DCLSCAN_KEY_SIGN=%s -DCLSCAN_KEY_ORDER=%d "
              "-DCLSCAN_VALUE_WORD=%s -DCLSCAN_VALUE_WORDS=%zu -DCLSCAN_WG=%zu -DCLSCAN_ITEMS=%zu "
-             "-DCLSCAN_SEG_WG=%zu -DCLSCAN_SEG_ITEMS=%zu -DCLSCAN_SEG_SMALL=%zu", key_words[k], key_signs[k],
-             key_order, word, e->value_size ? words : 0, e->wg, e->items, e->seg_wg, e->seg_items, e->seg_small);
+             "-DCLSCAN_SEG_WG=%zu -DCLSCAN_SEG_ITEMS=%zu -DCLSCAN_SEG_SMALL=%zu -DCLSCAN_TR_TILE=%zu "
+             "-DCLSCAN_TR_WG=%zu", key_words[k], key_signs[k], key_order, word, e->value_size ? words : 0, e->wg,
+             e->items, e->seg_wg, e->seg_items, e->seg_small, e->tr_tile, e->tr_wg);
     cl_int err = clscan_program_get(fn, e->context, e->device, &e->info, &e->dev, NULL, files, defines, &e->program);
     if (err == CL_SUCCESS)
         err = clscan_kernel_create(fn, e->program, e->device, &e->info,
@@ -125,6 +139,12 @@ static cl_int build(const char *fn, radix_engine *e, int key_order)
     if (err == CL_SUCCESS)
         err = clscan_kernel_create(fn, e->program, e->device, &e->info, "clscan_radix_segmented", e->seg_wg,
                                    &e->segmented);
+    if (err == CL_SUCCESS)
+        err = clscan_kernel_create(fn, e->program, e->device, &e->info, "clscan_radix_transpose_keys", e->tr_wg,
+                                   &e->transpose_keys);
+    if (err == CL_SUCCESS)
+        err = clscan_kernel_create(fn, e->program, e->device, &e->info, "clscan_radix_transpose_values", e->tr_wg,
+                                   &e->transpose_values);
     return err;
 }
 
@@ -287,12 +307,16 @@ cl_int radix_engine_run_segmented(radix_engine *e, clscan_chain *c, const radix_
     cl_mem k_src = j->keys_in, v_src = j->values_in;
     cl_ulong k_src_off = j->keys_in_offset, v_src_off = j->values_in_offset;
     cl_int err = CL_SUCCESS;
-    /* In place with one pass, that pass would write over keys of its segment not read yet. */
+    /* In place with one pass, that pass would write over keys of its segment not read yet: from
+     * a copy of the input (uniform segments: of its whole extent, gaps too, pitches kept;
+     * radix_engine_reserve made room for it). */
+    const size_t in_n = g->length ? (g->nsegments - 1) * g->in_pitch + g->length : n;
     if (j->in_place && p == 1) {
-        err = clscan_chain_copy(c, j->keys_in, j->keys_in_offset * e->key_size, e->keys_tmp[0], 0, n * e->key_size, 1);
+        err = clscan_chain_copy(c, j->keys_in, j->keys_in_offset * e->key_size, e->keys_tmp[0], 0,
+                                in_n * e->key_size, 1);
         if (err == CL_SUCCESS && j->values_in)
             err = clscan_chain_copy(c, j->values_in, j->values_in_offset * e->value_size, e->values_tmp[0], 0,
-                                    n * e->value_size, 1);
+                                    in_n * e->value_size, 1);
         if (err != CL_SUCCESS)
             return err;
         k_src = e->keys_tmp[0];
@@ -317,7 +341,27 @@ cl_int radix_engine_run_segmented(radix_engine *e, clscan_chain *c, const radix_
     ALGO_ARG(k, 20, flip);
     const cl_uint via_tmp = j->in_place && p >= 2;   /* small segments in place: through scratch 0 */
     ALGO_ARG(k, 21, via_tmp);
+    const cl_ulong length = g->length, in_pitch = g->in_pitch, out_pitch = g->out_pitch;
+    ALGO_ARG(k, 22, length);
+    ALGO_ARG(k, 23, in_pitch);
+    ALGO_ARG(k, 24, out_pitch);
     if (err != CL_SUCCESS)
         return clscan_fail(err, "clSetKernelArg failed: %s", clscan_error_string(err));
     return clscan_chain_launch(c, k, groups, e->seg_wg, 1);
+}
+
+cl_int radix_engine_transpose(radix_engine *e, clscan_chain *c, int values, cl_mem src, size_t src_offset,
+                              size_t src_pitch, cl_mem dst, size_t dst_offset, size_t dst_pitch, size_t rows,
+                              size_t cols)
+{
+    const size_t tiles_x = ceil_div(cols, e->tr_tile), tiles = ceil_div(rows, e->tr_tile) * tiles_x;
+    const cl_ulong so = src_offset, sp = src_pitch, d_o = dst_offset, dp = dst_pitch, r = rows, cl = cols,
+                   tx = tiles_x;
+    cl_kernel k = values ? e->transpose_values : e->transpose_keys;
+    cl_int err = CL_SUCCESS;
+    ALGO_ARG_MEM(k, 0, src); ALGO_ARG_MEM(k, 1, dst); ALGO_ARG(k, 2, so); ALGO_ARG(k, 3, sp); ALGO_ARG(k, 4, d_o);
+    ALGO_ARG(k, 5, dp); ALGO_ARG(k, 6, r); ALGO_ARG(k, 7, cl); ALGO_ARG(k, 8, tx);
+    if (err != CL_SUCCESS)
+        return clscan_fail(err, "clSetKernelArg failed: %s", clscan_error_string(err));
+    return clscan_chain_launch(c, k, tiles, e->tr_wg, 1);
 }

@@ -1,7 +1,7 @@
 /* A scan program: the variant's kernel files after the operator's definitions, built with the
  * operator's, the kind's and the variant's defines, and its four kernels (six in the heads
- * program: those of segments from offsets too; nine in the axis program: the lines of a 2-D
- * array). */
+ * program: those of segments from offsets too; ten in the axis program: the lines of a 2-D
+ * array, their scans and totals). */
 #include "plan.h"
 #include "scan_run.h"
 #include "program.h"
@@ -20,7 +20,7 @@ void clscan_scan_program_release(clscan_scan_program *p)
 {
     cl_kernel *kernels[] = {&p->scan_tiles, &p->scan_tiles_inclusive, &p->reduce, &p->single_pass,
                              &p->offsets_heads, &p->offsets_totals, &p->axis_reduce, &p->axis_carries,
-                             &p->axis_scan, &p->axis_reduce_lockstep, &p->axis_scan_lockstep};
+                             &p->axis_scan, &p->axis_reduce_lockstep, &p->axis_scan_lockstep, &p->axis_fold};
     for (size_t i = 0; i < sizeof kernels / sizeof *kernels; ++i)
         if (*kernels[i])
             clReleaseKernel(*kernels[i]);
@@ -111,6 +111,9 @@ cl_int clscan_scan_program_build(const clscan_plan *plan, const char *fn, const 
     if (err == CL_SUCCESS && p->variant.what == CLSCAN_PROGRAM_AXIS)
         err = clscan_kernel_create(fn, p->program, plan->device, &plan->info, "clscan_axis_scan_lockstep", awg,
                                    &p->axis_scan_lockstep);
+    if (err == CL_SUCCESS && p->variant.what == CLSCAN_PROGRAM_AXIS)
+        err = clscan_kernel_create(fn, p->program, plan->device, &plan->info, "clscan_axis_fold", awg,
+                                   &p->axis_fold);
     if (err != CL_SUCCESS)
         clscan_scan_program_release(p);
     return err;

@@ -62,6 +62,7 @@ typedef enum fn_id {
     F_SORTER_SET_DESCENDING, F_SORTER_SET_KEY_RANGE, F_SEGMENTED_SORT_ENQUEUE, F_ENQUEUE_AXIS,
     F_COMPACTOR_CREATE_IF, F_COMPACT_IF_ENQUEUE, F_COMPACT_IF, F_PARTITION_ENQUEUE, F_PARTITION_IF_ENQUEUE,
     F_UNIQUE_ENQUEUE, F_RUNS_CREATE, F_RUNS_RELEASE, F_UNIQUE_BY_KEY_ENQUEUE, F_REDUCE_BY_KEY_ENQUEUE,
+    F_ENQUEUE_AXIS_TOTALS, F_AXIS_SORT_ENQUEUE,
     NFN
 } fn_id;
 
@@ -80,7 +81,8 @@ static const char *const fn_names[NFN] = {
     "clscan_segmented_sort_enqueue", "clscan_enqueue_axis",
     "clscan_compactor_create_if", "clscan_compact_if_enqueue", "clscan_compact_if", "clscan_partition_enqueue",
     "clscan_partition_if_enqueue", "clscan_unique_enqueue", "clscan_runs_create", "clscan_runs_release",
-    "clscan_unique_by_key_enqueue", "clscan_reduce_by_key_enqueue",
+    "clscan_unique_by_key_enqueue", "clscan_reduce_by_key_enqueue", "clscan_enqueue_axis_totals",
+    "clscan_axis_sort_enqueue",
 };
 
 /* Why a documented status cannot be provoked here whatever the device (a NULL reason: a row
@@ -231,6 +233,15 @@ static const doc_entry docs[] = {
     {F_ENQUEUE_AXIS, CLSCAN_INVALID_AXIS, NULL}, {F_ENQUEUE_AXIS, CLSCAN_INVALID_PITCH, NULL},
     {F_ENQUEUE_AXIS, CL_BUILD_PROGRAM_FAILURE, NULL}, {F_ENQUEUE_AXIS, CLSCAN_KERNEL_SOURCE_NOT_FOUND, NULL},
     {F_ENQUEUE_AXIS, CLSCAN_DEVICE_NOT_SUPPORTED, R_AXIS_FITS},
+    /* doc/clscan_enqueue_axis_totals.3: those of clscan_enqueue_axis */
+    ENQUEUE_COMMON(F_ENQUEUE_AXIS_TOTALS, CLSCAN_INVALID_PLAN), SCAN_ALLOC(F_ENQUEUE_AXIS_TOTALS),
+    {F_ENQUEUE_AXIS_TOTALS, CLSCAN_INVALID_AXIS, NULL}, {F_ENQUEUE_AXIS_TOTALS, CLSCAN_INVALID_PITCH, NULL},
+    {F_ENQUEUE_AXIS_TOTALS, CL_BUILD_PROGRAM_FAILURE, NULL},
+    {F_ENQUEUE_AXIS_TOTALS, CLSCAN_KERNEL_SOURCE_NOT_FOUND, NULL},
+    {F_ENQUEUE_AXIS_TOTALS, CLSCAN_DEVICE_NOT_SUPPORTED, R_AXIS_FITS},
+    /* doc/clscan_axis_sort_enqueue.3: those of the sorts, the axis and the pitches */
+    ALGO_ENQUEUE(F_AXIS_SORT_ENQUEUE), {F_AXIS_SORT_ENQUEUE, CLSCAN_INVALID_AXIS, NULL},
+    {F_AXIS_SORT_ENQUEUE, CLSCAN_INVALID_PITCH, NULL},
     /* The selections: doc/clscan_compactor_create_if.3, doc/clscan_compact_if_enqueue.3,
      * doc/clscan_compact_if.3, doc/clscan_partition_enqueue.3, doc/clscan_partition_if_enqueue.3,
      * doc/clscan_unique_enqueue.3, doc/clscan_runs_create.3, doc/clscan_unique_by_key_enqueue.3,
@@ -1690,6 +1701,9 @@ static const call_desc calls[] = {
     {F_SORT_ENQUEUE, 4, {IN("keys_in", 4), OUT("keys_out", 4), {"values_in", false, NEED_COUNT, false, true, 4},
                          {"values_out", true, NEED_COUNT, false, true, 4}}},
     {F_ENQUEUE_AXIS, 2, {IN("src", 4), OUT("dst", 4)}},
+    {F_ENQUEUE_AXIS_TOTALS, 2, {IN("src", 4), OUT("dst", 4)}},
+    {F_AXIS_SORT_ENQUEUE, 4, {IN("keys_in", 4), OUT("keys_out", 4), {"values_in", false, NEED_COUNT, false, true, 4},
+                              {"values_out", true, NEED_COUNT, false, true, 4}}},
     {F_SEGMENTED_SORT_ENQUEUE, 5, {IN("keys_in", 4), OUT("keys_out", 4),
                                    {"values_in", false, NEED_COUNT, false, true, 4},
                                    {"values_out", true, NEED_COUNT, false, true, 4},
@@ -1722,7 +1736,8 @@ static const call_desc *call_of(fn_id fn)
 static bool is_scan(fn_id fn)
 {
     return fn == F_ENQUEUE || fn == F_ENQUEUE_SEGMENTED || fn == F_ENQUEUE_BY_KEY || fn == F_ENQUEUE_SEGMENTED_OFFSETS ||
-           fn == F_ENQUEUE_WITH || fn == F_ENQUEUE_RECURRENCE || fn == F_ENQUEUE_AXIS;
+           fn == F_ENQUEUE_WITH || fn == F_ENQUEUE_RECURRENCE || fn == F_ENQUEUE_AXIS ||
+           fn == F_ENQUEUE_AXIS_TOTALS;
 }
 
 typedef enum buf_kind {
@@ -1901,6 +1916,47 @@ static const erow hand_rows[] = {
         .handle = H_ALT, .dir = DIR_TREE_BROKEN),
     ROW(F_ENQUEUE_AXIS, CLSCAN_KERNEL_SOURCE_NOT_FOUND, .what = "a kernel file of the axis program is a directory",
         .handle = H_ALT, .dir = DIR_TREE_DIR),
+    /* clscan_enqueue_axis_totals: src 0, dst 1 (count rows of one element: count totals) */
+    ROW(F_ENQUEUE_AXIS_TOTALS, CLSCAN_INVALID_AXIS, .what = "axis 7", .extra = A_BAD_AXIS),
+    ROW(F_ENQUEUE_AXIS_TOTALS, CLSCAN_INVALID_PITCH, .what = "src pitch 0 < cols 1", .extra = A_SHORT_PITCH),
+    ROW(F_ENQUEUE_AXIS_TOTALS, CL_MEM_COPY_OVERLAP, .what = "dst one element after src in the same buffer",
+        SLOT(1, B_SAME, 0, false, 1)),
+    ROW(F_ENQUEUE_AXIS_TOTALS, CL_MEM_COPY_OVERLAP, .what = "dst over src (in place is not allowed)",
+        SLOT(1, B_SAME, 0, false, 0)),
+    ROW(F_ENQUEUE_AXIS_TOTALS, CL_MEM_COPY_OVERLAP, .what = "dst in src's gaps (pitch 2, one element after)",
+        .extra = A_BOTH_PITCH_2, SLOT(1, B_SAME, 0, false, 1)),
+    ROW(F_ENQUEUE_AXIS_TOTALS, CL_MEM_COPY_OVERLAP, .what = "dst a sub-buffer overlapping src in its parent",
+        SLOT(0, B_FRESH, 0, true, 0), SLOT(1, B_SUB, 0, false, 1)),
+    ROW(F_ENQUEUE_AXIS_TOTALS, CLSCAN_RANGE_OUT_OF_BOUNDS, .what = "4 rows of pitch SIZE_MAX / 2",
+        .extra = A_OVERFLOW),
+    ROW(F_ENQUEUE_AXIS_TOTALS, CLSCAN_RANGE_OUT_OF_BOUNDS, .what = "rows SIZE_MAX", .count = SIZE_MAX),
+    ROW(F_ENQUEUE_AXIS_TOTALS, CL_BUILD_PROGRAM_FAILURE, .what = "the axis program does not compile",
+        .handle = H_ALT, .dir = DIR_TREE_BROKEN),
+    ROW(F_ENQUEUE_AXIS_TOTALS, CLSCAN_KERNEL_SOURCE_NOT_FOUND, .what = "a kernel file of the axis program is a "
+        "directory", .handle = H_ALT, .dir = DIR_TREE_DIR),
+    /* clscan_axis_sort_enqueue: keys_in 0, keys_out 1, values_in 2, values_out 3 (one column of count
+     * keys, pitches 1) */
+    ROW(F_AXIS_SORT_ENQUEUE, CLSCAN_INVALID_AXIS, .what = "axis 7", .extra = A_BAD_AXIS),
+    ROW(F_AXIS_SORT_ENQUEUE, CLSCAN_INVALID_PITCH, .what = "in pitch 0 < cols 1", .extra = A_SHORT_PITCH),
+    ROW(F_AXIS_SORT_ENQUEUE, CL_MEM_COPY_OVERLAP, .what = "in place with out pitch 2, in pitch 1",
+        .extra = A_HALF_PITCH_2, SLOT(1, B_SAME, 0, false, 0)),
+    ROW(F_AXIS_SORT_ENQUEUE, CL_MEM_COPY_OVERLAP, .what = "keys_out's rows in keys_in's gaps",
+        .extra = A_BOTH_PITCH_2, SLOT(1, B_SAME, 0, false, 1)),
+    ROW(F_AXIS_SORT_ENQUEUE, CL_MEM_COPY_OVERLAP, .what = "keys_out one element after keys_in",
+        SLOT(1, B_SAME, 0, false, 1)),
+    ROW(F_AXIS_SORT_ENQUEUE, CL_MEM_COPY_OVERLAP, .what = "values_out one element before values_in",
+        SLOT(2, B_FRESH, 0, false, 1), SLOT(3, B_SAME, 2, false, 0)),
+    ROW(F_AXIS_SORT_ENQUEUE, CL_MEM_COPY_OVERLAP, .what = "keys_out over values_out", SLOT(1, B_SAME, 3, false, 0)),
+    ROW(F_AXIS_SORT_ENQUEUE, CL_MEM_COPY_OVERLAP, .what = "keys_out over values_in", SLOT(1, B_SAME, 2, false, 0)),
+    ROW(F_AXIS_SORT_ENQUEUE, CL_MEM_COPY_OVERLAP, .what = "values_out over keys_in", SLOT(3, B_SAME, 0, false, 0)),
+    ROW(F_AXIS_SORT_ENQUEUE, CL_MEM_COPY_OVERLAP, .what = "keys_out a sub-buffer overlapping keys_in in its parent",
+        SLOT(0, B_FRESH, 0, true, 0), SLOT(1, B_SUB, 0, false, 1)),
+    ROW(F_AXIS_SORT_ENQUEUE, CLSCAN_RANGE_OUT_OF_BOUNDS, .what = "4 rows of pitch SIZE_MAX / 2",
+        .extra = A_OVERFLOW),
+    ROW(F_AXIS_SORT_ENQUEUE, CL_INVALID_MEM_OBJECT, .what = "values_in given to a sorter of keys only",
+        .handle = H_ALT, SLOT(2, B_FRESH)),
+    ROW(F_AXIS_SORT_ENQUEUE, CL_INVALID_MEM_OBJECT, .what = "values_out given to a sorter of keys only",
+        .handle = H_ALT, SLOT(3, B_FRESH)),
     /* clscan_enqueue_with: src 0, dst 1, carry_in 2, total 3 */
     ROW(F_ENQUEUE_WITH, CL_INVALID_MEM_OBJECT, .what = "dst NULL and no total", SLOT(1, B_NULL), SLOT(3, B_NULL)),
     ROW(F_ENQUEUE_WITH, CL_INVALID_MEM_OBJECT, .what = "options NULL, dst NULL", .extra = X_NO_OPTIONS,
@@ -2257,7 +2313,8 @@ static size_t slot_bytes(const erow *r, const call_desc *d, int s)
 static bool has_values(const erow *r)
 {
     return r->fn == F_BUCKET_ENQUEUE ||
-           ((r->fn == F_SORT_ENQUEUE || r->fn == F_SEGMENTED_SORT_ENQUEUE) && r->handle != H_ALT);
+           ((r->fn == F_SORT_ENQUEUE || r->fn == F_SEGMENTED_SORT_ENQUEUE || r->fn == F_AXIS_SORT_ENQUEUE) &&
+            r->handle != H_ALT);
 }
 
 /* The plan a scan's row passes (see handle_kind). */
@@ -2334,6 +2391,7 @@ static void probe_enqueue_row(const erow *r)
             probe_segmented(H.plan, r->fn == F_ENQUEUE_BY_KEY);
         break;
     case F_ENQUEUE_AXIS:   /* the poisoned plan's axis program cannot build: the plain scan works */
+    case F_ENQUEUE_AXIS_TOTALS:
         if (r->handle == H_ALT)
             probe_scan(H.poisoned, "scan");
         else
@@ -2353,6 +2411,7 @@ static void probe_enqueue_row(const erow *r)
         break;
     case F_SORT_ENQUEUE:
     case F_SEGMENTED_SORT_ENQUEUE:
+    case F_AXIS_SORT_ENQUEUE:
         probe_sort(r->handle == H_ALT);
         break;
     case F_COMPACT_IF_ENQUEUE:
@@ -2454,6 +2513,13 @@ static cl_int call_axis(const erow *r, clscan_plan *plan, cl_command_queue q, cl
     case A_OVERFLOW: rows = 4, sp = SIZE_MAX / 2; break;
     default: break;
     }
+    if (r->fn == F_AXIS_SORT_ENQUEUE)   /* keys 0 and 1 (sp, dp), values 2 and 3 (the same pitches) */
+        return clscan_axis_sort_enqueue(r->handle == H_NULL ? NULL : r->handle == H_ALT ? H.signed_sorter : H.sorter,
+                                        q, axis, m[0], off[0], sp, m[1], off[1], dp, m[2], off[2], m[3], off[3],
+                                        rows, 1, nw, wl, ev);
+    if (r->fn == F_ENQUEUE_AXIS_TOTALS)   /* along rows: count rows of one element, count totals */
+        return clscan_enqueue_axis_totals(plan, q, axis == CLSCAN_ALONG_COLUMNS ? CLSCAN_ALONG_ROWS : axis, m[0],
+                                          off[0], sp, m[1], off[1], rows, 1, nw, wl, ev);
     return clscan_enqueue_axis(plan, q, axis, m[0], off[0], sp, m[1], off[1], dp, rows, 1, nw, wl, ev);
 }
 
@@ -2501,6 +2567,8 @@ static cl_int call_enqueue(const erow *r, cl_command_queue q, cl_mem m[6], size_
     case F_ENQUEUE_RECURRENCE:
         return call_with_options(r, plan, q, m, off, count, nw, wl, ev);
     case F_ENQUEUE_AXIS:
+    case F_ENQUEUE_AXIS_TOTALS:
+    case F_AXIS_SORT_ENQUEUE:
         return call_axis(r, plan, q, m, off, count, nw, wl, ev);
     case F_COMPACT_ENQUEUE:
         return clscan_compact_enqueue(c, q, m[0], off[0], m[1], off[1], count, m[2], off[2], m[3], off[3], nw, wl,

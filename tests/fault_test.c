@@ -391,6 +391,41 @@ static void scan_step(run *r, clscan_plan *plan, const scan_spec *s, segments ho
     check_output(r, what, "dst", b.out[0], OUT_BYTES, ok ? ref[0] : NULL, count * e, ok);
 }
 
+/* The totals of the rows or the columns of the step's input as rows x cols (dense): each line's
+ * inclusive scan's last element. */
+static void axis_totals_step(run *r, clscan_plan *plan, const scan_spec *s, clscan_axis axis, size_t rows,
+                             size_t cols)
+{
+    if (!plan)
+        return;
+    char what[160];
+    const int columns = axis == CLSCAN_ALONG_COLUMNS;
+    snprintf(what, sizeof what, "clscan_enqueue_axis_totals(%s %s, %zu x %zu along %s)", sup_op_name(s->op),
+             sup_type_name(s->type), rows, cols, columns ? "columns" : "rows");
+    const size_t e = clscan_op_element_size(s->op, s->type), nlines = columns ? cols : rows, n = columns ? rows : cols;
+    const unsigned char *x = input_of(s->op, s->type);
+    prefill(b.out[0], OUT_BYTES);
+    fu_gate g;
+    fu_gate_begin(&g, q);
+    fu_gate_write(&g, b.src, rows * cols * e, x);
+    cl_event ev = fu_no_event;
+    call_begin(r, what);
+    const cl_int err = clscan_enqueue_axis_totals(plan, q, axis, b.src, 0, cols, b.out[0], 0, rows, cols, g.n,
+                                                  g.writes, &ev);
+    const bool fired = call_end(r, what, err);
+    fu_gate_open(&g);
+    const bool ok = succeeded(r, what, err, fired);
+    check_event(r, what, ev, ok);
+    if (ok)
+        for (size_t l = 0; l < nlines; ++l) {
+            for (size_t k = 0; k < n; ++k)
+                memcpy(ref[1] + k * e, x + (columns ? k * cols + l : l * cols + k) * e, e);
+            sup_reference(s->op, s->type, CLSCAN_INCLUSIVE, ref[1], ref[2], n);
+            memcpy(ref[0] + l * e, ref[2] + (n - 1) * e, e);
+        }
+    check_output(r, what, "dst", b.out[0], OUT_BYTES, ok ? ref[0] : NULL, nlines * e, ok);
+}
+
 /* Segments given by offsets: where heads has a head (and element 0), with an empty segment
  * first and two last (offsets = count).  Outputs: dst (NULL: the totals alone) and the
  * totals (NULL: none). */
@@ -1173,6 +1208,9 @@ static void scans_body(run *r)
     algorithm_step(r, plan, CLSCAN_ALGORITHM_SINGLE_PASS);
     scan_step(r, plan, &affine_i32, PLAIN, 5000);
     scan_step(r, plan, &affine_i32, PLAIN, 1500);
+    /* lines cut into blocks (the axis program's two kernels), the axis program built in the body */
+    axis_totals_step(r, plan, &affine_i32, CLSCAN_ALONG_COLUMNS, 600, 5);
+    axis_totals_step(r, plan, &affine_i32, CLSCAN_ALONG_ROWS, 4, 750);
 }
 
 /* Segmented scans and scans by key: their programs are made on first use, in the body. */
@@ -1267,6 +1305,51 @@ static void selection_body(run *r)
     clscan_runs_release(h);
 }
 
+/* The keys and values of sort_step as rows x cols (dense), each column sorted on its own by the
+ * low bits keys, descending (the transposes into the sorter's scratch and back). */
+static void axis_sort_step(run *r, clscan_sorter *s, unsigned bits, size_t rows, size_t cols)
+{
+    if (!s)
+        return;
+    char what[128];
+    const size_t count = rows * cols;
+    snprintf(what, sizeof what, "clscan_axis_sort_enqueue(%zu x %zu uint32 keys and values, columns, %u bits, "
+             "descending)", rows, cols, bits);
+    prefill(b.out[0], OUT_BYTES);
+    prefill(b.out[1], OUT_BYTES);
+    fu_gate g;
+    fu_gate_begin(&g, q);
+    fu_gate_write(&g, b.src, count * 4, sort_keys);
+    fu_gate_write(&g, b.values, count * 4, values);
+    cl_event ev = fu_no_event;
+    call_begin(r, what);
+    const cl_int err = clscan_axis_sort_enqueue(s, q, CLSCAN_ALONG_COLUMNS, b.src, 0, cols, b.out[0], 0, cols,
+                                                b.values, 0, b.out[1], 0, rows, cols, g.n, g.writes, &ev);
+    const bool fired = call_end(r, what, err);
+    fu_gate_open(&g);
+    const bool ok = succeeded(r, what, err, fired);
+    check_event(r, what, ev, ok);
+    if (ok) {
+        cl_uint *order = (cl_uint *)ref[2], *kexp = (cl_uint *)ref[0], *vexp = (cl_uint *)ref[1];
+        sort_mask = bits >= 32 ? ~(cl_uint)0 : ((cl_uint)1 << bits) - 1;
+        sort_desc = true;
+        for (size_t c = 0; c < cols; ++c) {
+            for (size_t i = 0; i < rows; ++i)
+                order[i] = (cl_uint)(i * cols + c);
+            qsort(order, rows, sizeof *order, by_masked_key);
+            for (size_t i = 0; i < rows; ++i) {
+                kexp[i * cols + c] = sort_keys[order[i]];
+                vexp[i * cols + c] = values[order[i]];
+            }
+        }
+        check_output(r, what, "keys_out", b.out[0], OUT_BYTES, kexp, count * 4, true);
+        check_output(r, what, "values_out", b.out[1], OUT_BYTES, vexp, count * 4, true);
+    } else {   /* the keys are transposed back before the values: a failure after may leave them written */
+        check_untouched_late(r, what, "keys_out", b.out[0], OUT_BYTES, NULL, 0);
+        check_untouched_late(r, what, "values_out", b.out[1], OUT_BYTES, NULL, 0);
+    }
+}
+
 static void bucketing_body(run *r)
 {
     clscan_bucketer *bk = bucketer_create_step(r, 5, 4);
@@ -1289,6 +1372,7 @@ static void sorting_body(run *r)
     descending_step(r, s);
     sort_step(r, s, 24, true, 3000, false);
     segmented_sort_step(r, s, 24, 3000);
+    axis_sort_step(r, s, 24, 60, 50);
     clscan_sorter_release(s);
 }
 

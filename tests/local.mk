@@ -33,6 +33,12 @@
 # axis_test        clscan_enqueue_axis along rows and columns of pitched 2-D arrays (1x1 to 4x2^20
 #                  and 2^16x3) against the reference of each line, bitwise, gaps and guards
 #                  untouched, in place, empty arrays, bad input
+# axis_totals_test clscan_enqueue_axis_totals along rows and columns (0xN to 3x2^17 and 2^16x3)
+#                  against the fold of each line, non-commutative and custom operators, bitwise,
+#                  guards and src untouched, float SUM reproducible, no lines, bad input
+# axis_sort_test   clscan_axis_sort_enqueue along rows and columns against a stable sort of each
+#                  line: duplicates (stability through values), descending, gaps untouched, in
+#                  place, empty arrays, bad input
 # bucket_test      bucketing: one bucket, more buckets than elements, empty and skewed, stability
 # radix_sort_test  every key type (8 to 64 bits), special values, stability through values,
 #                  ascending and descending, low key bits and bit ranges, settings changed between sorts
@@ -69,7 +75,8 @@ if ENABLE_TESTS
 TEST_PROGRAMS_ = tests/scan_test tests/multilevel_test tests/noncomm_test tests/errors_test tests/threads_test \
 	tests/lookback_test tests/custom_test tests/options_test tests/recurrence_test tests/accuracy_test \
 	tests/segmented_test tests/host_test tests/offsets_test tests/compact_test tests/bucket_test \
-	tests/radix_sort_test tests/select_test tests/disk_cache_test tests/axis_test tests/transform_test
+	tests/radix_sort_test tests/select_test tests/disk_cache_test tests/axis_test tests/transform_test \
+	tests/axis_totals_test tests/axis_sort_test
 check_PROGRAMS += $(TEST_PROGRAMS_)
 TESTS += $(TEST_PROGRAMS_) tests/swapped_comb.sh tests/kernel_variants.sh
 XFAIL_TESTS += tests/swapped_comb.sh
@@ -95,6 +102,8 @@ tests_accuracy_test_SOURCES = tests/accuracy_test.c $(TESTUTIL_)
 tests_segmented_test_SOURCES = tests/segmented_test.c $(TESTOPS_) $(TESTUTIL_)
 tests_offsets_test_SOURCES = tests/offsets_test.c $(TESTOPS_) $(TESTUTIL_)
 tests_axis_test_SOURCES = tests/axis_test.c $(TESTOPS_) $(TESTUTIL_)
+tests_axis_totals_test_SOURCES = tests/axis_totals_test.c $(TESTOPS_) $(TESTUTIL_)
+tests_axis_sort_test_SOURCES = tests/axis_sort_test.c $(TESTUTIL_)
 tests_compact_test_SOURCES = tests/compact_test.c $(TESTUTIL_)
 tests_select_test_SOURCES = tests/select_test.c $(TESTOPS_) $(TESTUTIL_)
 tests_bucket_test_SOURCES = tests/bucket_test.c $(TESTUTIL_)
@@ -119,7 +128,8 @@ AM_TESTS_ENVIRONMENT += \
 	ACCURACY_TEST='$(abs_top_builddir)/tests/accuracy_test'; export ACCURACY_TEST; \
 	ALGO_TESTS='$(abs_top_builddir)/tests/compact_test $(abs_top_builddir)/tests/bucket_test \
 	$(abs_top_builddir)/tests/radix_sort_test $(abs_top_builddir)/tests/select_test \
-	$(abs_top_builddir)/tests/axis_test'; export ALGO_TESTS;
+	$(abs_top_builddir)/tests/axis_test $(abs_top_builddir)/tests/axis_totals_test \
+	$(abs_top_builddir)/tests/axis_sort_test'; export ALGO_TESTS;
 endif
 
 # 'make check-valgrind': test programs under valgrind's memcheck (definite leaks and memory

@@ -13,7 +13,12 @@
  *   same work-group (the barriers' global fence orders them); pass p writes the outputs when it
  *   is the last, else scratch p % 2.
  * Offsets are 4 or 8 bytes wide and clamped to count (offsets that break the rules give
- * unspecified results, within the buffers).  Every work-item reaches every barrier: the bounds
+ * unspecified results, within the buffers).
+ *   Uniform segments (length > 0, no offsets: the rows of a 2-D array, clscan_axis_sort_enqueue):
+ *   segment s is [s * length, (s + 1) * length) of the scratch; its inputs start at element
+ *   s * in_pitch, its outputs at s * out_pitch (pitches >= length, the gaps between never read
+ *   nor written): the inputs and outputs are addressed through pointers moved by s * (pitch -
+ *   length), so that one index i serves all three.  Every work-item reaches every barrier: the bounds
  * of the loops and branches around them are the work-group's. */
 #define SEG_TILE (CLSCAN_SEG_WG * CLSCAN_SEG_ITEMS)
 
@@ -36,7 +41,8 @@ void clscan_radix_segmented(__global const K *keys_in, ulong keys_in_offset, __g
                             __global VW *values_out, ulong values_out_offset, __global K *keys_tmp0,
                             __global K *keys_tmp1, __global VW *values_tmp0, __global VW *values_tmp1,
                             __global const uint *offsets_buf, ulong offsets_offset, uint wide, ulong nsegments,
-                            ulong count, uint begin, uint passes, K mask, uint flip, uint via_tmp)
+                            ulong count, uint begin, uint passes, K mask, uint flip, uint via_tmp, ulong length,
+                            ulong in_pitch, ulong out_pitch)
 {
     __local count_t table[CELL(RADIX * CLSCAN_SEG_WG)];
     __local uint seg[CLSCAN_SEG_WG];
@@ -48,15 +54,22 @@ void clscan_radix_segmented(__global const K *keys_in, ulong keys_in_offset, __g
                                         : offsets_buf + offsets_offset;
 
     for (ulong s = get_group_id(0); s < nsegments; s += get_num_groups(0)) {
-        const ulong first = seg_offset(offsets, wide, s, count);
-        const ulong end = max(seg_offset(offsets, wide, s + 1, count), first);
+        const ulong first = length ? s * length : seg_offset(offsets, wide, s, count);
+        const ulong end = length ? first + length : max(seg_offset(offsets, wide, s + 1, count), first);
         const ulong n = end - first;
+        /* The segment's inputs and outputs, indexed as the scratch (uniform segments: moved by
+         * the gaps before them; 0 otherwise). */
+        const ulong in_at = length ? s * (in_pitch - length) : 0, out_at = length ? s * (out_pitch - length) : 0;
+        __global const K *keys_seg_in = keys_in + keys_in_offset + in_at;
+        __global const VW *values_seg_in = values_in + (values_in_offset + in_at) * CLSCAN_VALUE_WORDS;
+        __global K *keys_seg_out = keys_out + keys_out_offset + out_at;
+        __global VW *values_seg_out = values_out + (values_out_offset + out_at) * CLSCAN_VALUE_WORDS;
         const int small = n <= CLSCAN_SEG_SMALL;   /* the same for the whole work-group */
         if (small) {
-            __global const K *ks = keys_in + keys_in_offset;
-            __global const VW *vs = values_in + values_in_offset * CLSCAN_VALUE_WORDS;
-            __global K *kd = via_tmp ? keys_tmp0 : keys_out + keys_out_offset;
-            __global VW *vd = via_tmp ? values_tmp0 : values_out + values_out_offset * CLSCAN_VALUE_WORDS;
+            __global const K *ks = keys_seg_in;
+            __global const VW *vs = values_seg_in;
+            __global K *kd = via_tmp ? keys_tmp0 : keys_seg_out;
+            __global VW *vd = via_tmp ? values_tmp0 : values_seg_out;
             for (ulong i = first + li; i < end; i += CLSCAN_SEG_WG) {
                 const K k = ks[i], t = sort_key(k, mask, kflip);
                 ulong q = first;
@@ -74,21 +87,18 @@ void clscan_radix_segmented(__global const K *keys_in, ulong keys_in_offset, __g
         barrier(CLK_GLOBAL_MEM_FENCE);
         if (small && via_tmp) {
             for (ulong i = first + li; i < end; i += CLSCAN_SEG_WG) {
-                keys_out[keys_out_offset + i] = keys_tmp0[i];
+                keys_seg_out[i] = keys_tmp0[i];
                 for (uint w = 0; w < CLSCAN_VALUE_WORDS; ++w)
-                    values_out[(values_out_offset + i) * CLSCAN_VALUE_WORDS + w] =
-                        values_tmp0[i * CLSCAN_VALUE_WORDS + w];
+                    values_seg_out[i * CLSCAN_VALUE_WORDS + w] = values_tmp0[i * CLSCAN_VALUE_WORDS + w];
             }
         }
         for (uint p = 0; p < (small ? 0 : passes); ++p) {
             const uint shift = begin + p * RADIX_BITS;
             const int last = p == passes - 1;
-            __global const K *ks = p == 0 ? keys_in + keys_in_offset : (p % 2 ? keys_tmp0 : keys_tmp1);
-            __global const VW *vs = p == 0 ? values_in + values_in_offset * CLSCAN_VALUE_WORDS
-                                           : (p % 2 ? values_tmp0 : values_tmp1);
-            __global K *kd = last ? keys_out + keys_out_offset : (p % 2 ? keys_tmp1 : keys_tmp0);
-            __global VW *vd = last ? values_out + values_out_offset * CLSCAN_VALUE_WORDS
-                                   : (p % 2 ? values_tmp1 : values_tmp0);
+            __global const K *ks = p == 0 ? keys_seg_in : (p % 2 ? keys_tmp0 : keys_tmp1);
+            __global const VW *vs = p == 0 ? values_seg_in : (p % 2 ? values_tmp0 : values_tmp1);
+            __global K *kd = last ? keys_seg_out : (p % 2 ? keys_tmp1 : keys_tmp0);
+            __global VW *vd = last ? values_seg_out : (p % 2 ? values_tmp1 : values_tmp0);
 
             /* The segment's histogram: each chunk counted in the table's columns (16-bit counts),
              * then summed into base (a segment of one chunk needs none: its chunk's digit starts

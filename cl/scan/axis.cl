@@ -12,7 +12,9 @@
  * clscan_axis_carries turns each line's totals into the carries of its blocks, in order, and
  * clscan_axis_scan scans each block from its carry.  Totals and carries are T (a compensated
  * plan's keep their low parts), at totals[b * nlines + l].  Every output is comb(carry, ...)
- * from NEUTRAL, comb(earlier, later), and the blocks depend on the shape alone: reproducible. */
+ * from NEUTRAL, comb(earlier, later), and the blocks depend on the shape alone: reproducible.
+ * Totals along the axis (clscan_enqueue_axis_totals): clscan_axis_reduce's block totals, then
+ * clscan_axis_fold folds each line's in order into the line's one output. */
 
 /* Block b of line l: its first element and the end of its elements (at most n). */
 CLSCAN_INLINE ulong axis_first(ulong b, ulong block) { return b * block; }
@@ -109,4 +111,20 @@ __kernel void clscan_axis_carries(ulong nlines, ulong nblocks, __global CARRY_T 
         totals[b * nlines + l] = acc;
         acc = COMBINE(acc, t);
     }
+}
+
+/* Each line's block totals folded in order, comb(earlier, later), into dst[l] (the output
+ * transform, if any, sees the line's number as the index).  Neighbouring work-items take
+ * neighbouring lines: the totals and dst are read and written coalesced. */
+__kernel void clscan_axis_fold(ulong nlines, ulong nblocks, __global const CARRY_T *totals, __global OUT_T *dst,
+                               ulong dst_offset)
+{
+    const ulong l = get_global_id(0);
+    if (l >= nlines)
+        return;
+    T acc = CARRY_AT(totals, l);
+    for (ulong b = 1; b < nblocks; ++b)
+        acc = COMBINE(acc, CARRY_AT(totals, b * nlines + l));
+    __global OUT_T *out = dst + dst_offset;
+    STORE_OUT(out, l, acc);
 }
