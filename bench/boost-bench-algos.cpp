@@ -113,7 +113,7 @@ static void run(bc::command_queue &q, int c, size_t n, int reps)
         size_t want = m;   // partition: the number of the kept ones, before the others
         for (size_t i = 0; i < n && c == ALG_PARTITION; ++i)
             want -= !alg_kept(keys[i]);
-        if ((alg_is_compaction(c) || c >= ALG_SELECT_IF) && kept != want)
+        if (alg_writes_count(c) && kept != want)
             ok = false;
         q.enqueue_read_buffer(c == ALG_SORT_F32 ? fk.get_buffer() : k.get_buffer(), 0, m * 4, got.data());
         size_t first;

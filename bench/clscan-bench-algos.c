@@ -4,6 +4,7 @@
 #define _POSIX_C_SOURCE 200809L
 #include "clscan.h"
 #include "bench_algos.h"
+#include "bench_seq.h"
 #include "peer_launcher.h"
 
 #include <errno.h>
@@ -39,7 +40,7 @@ static void usage(FILE *f)
                "  --max=LOG2          largest count 2^LOG2 (default 26); counts go in steps of x4\n"
                "  --case=NAME[,NAME]  compact-50 compact-1 bucket-65536 sort-u32 sort-u32-pairs sort-f32\n"
                "                      sort-u32-pairs-desc select-if partition unique reduce-by-key\n"
-               "                      (default all)\n"
+               "                      segsort-u32 sort-u8 sort-u16 (default all)\n"
                "  --reps=N            timed runs per measurement after one warm-up (default 10)\n"
                "  --csv=FILE          also write the results as CSV\n"
                "  --boost=PROGRAM     run the Boost.Compute peer (bench/boost-bench-algos)\n"
@@ -202,17 +203,20 @@ typedef struct handles {
 } handles;
 
 typedef struct bufs {
-    size_t n;
-    uint32_t *keys, *values, *ref_keys, *ref_values, *got, *tmp;
+    size_t n, nsegments;
+    uint32_t *keys, *values, *ref_keys, *ref_values, *seq_keys, *seq_values, *got, *tmp, *offsets;
     unsigned char *flags;
+    void *narrow;             /* keys at their device width (sort-u8, sort-u16) */
     size_t ref_count;
-    cl_mem in_keys, in_values, in_flags, out_keys, out_values, out_small, copy_src, copy_dst;
+    cl_mem in_keys, in_values, in_flags, in_offsets, out_keys, out_values, out_small, copy_src, copy_dst;
 } bufs;
 
 static void bufs_free(bufs *u)
 {
     free(u->keys), free(u->values), free(u->ref_keys), free(u->ref_values), free(u->got), free(u->tmp), free(u->flags);
-    cl_mem m[] = {u->in_keys, u->in_values, u->in_flags, u->out_keys, u->out_values, u->out_small, u->copy_src, u->copy_dst};
+    free(u->seq_keys), free(u->seq_values), free(u->offsets), free(u->narrow);
+    cl_mem m[] = {u->in_keys, u->in_values, u->in_flags, u->in_offsets, u->out_keys, u->out_values, u->out_small,
+                  u->copy_src, u->copy_dst};
     for (size_t i = 0; i < sizeof m / sizeof *m; ++i)
         if (m[i])
             clReleaseMemObject(m[i]);
@@ -243,20 +247,29 @@ static int bufs_alloc(bench *b, int c, size_t n, bufs *u)
     u->got = malloc((n + ALG_NBUCKETS + 1) * 4);
     u->tmp = malloc(2 * n * 4);
     u->flags = malloc(n);
-    if (!u->keys || !u->values || !u->ref_keys || !u->ref_values || !u->got || !u->tmp || !u->flags)
+    u->seq_keys = malloc(n * 4);
+    u->seq_values = malloc(n * 4);
+    u->offsets = malloc((n + 1) * 4);
+    u->narrow = malloc(n * 4);
+    if (!u->keys || !u->values || !u->ref_keys || !u->ref_values || !u->got || !u->tmp || !u->flags ||
+        !u->seq_keys || !u->seq_values || !u->offsets || !u->narrow)
         return -1;
     alg_generate(c, n, u->keys, alg_has_values(c) ? u->values : NULL, u->flags);
-    const size_t in_bytes = alg_input_bytes(c, n);
-    u->in_keys = device_buffer(b, n * 4, u->keys);
+    u->nsegments = c == ALG_SEGSORT_U32 ? alg_generate_segments(n, u->offsets) : 0;
+    const size_t in_bytes = alg_input_bytes(c, n), key_bytes = n * alg_key_size(c);
+    alg_pack(c, n, u->keys, u->narrow);
+    u->in_keys = device_buffer(b, key_bytes, u->narrow);
+    u->in_offsets = c == ALG_SEGSORT_U32 ? device_buffer(b, (u->nsegments + 1) * 4, u->offsets) : NULL;
     u->in_values = alg_has_values(c) ? device_buffer(b, n * 4, u->values) : NULL;
     u->in_flags = alg_is_compaction(c) ? device_buffer(b, n, u->flags) : NULL;
-    u->out_keys = device_buffer(b, n * 4, NULL);
+    u->out_keys = device_buffer(b, key_bytes, NULL);
     u->out_values = alg_has_values(c) ? device_buffer(b, n * 4, NULL) : NULL;
     u->out_small = device_buffer(b, (ALG_NBUCKETS + 1) * 4, NULL);
     u->copy_src = device_buffer(b, in_bytes, NULL);
     u->copy_dst = device_buffer(b, in_bytes, NULL);
     if (!u->in_keys || (alg_has_values(c) && (!u->in_values || !u->out_values)) ||
-        (alg_is_compaction(c) && !u->in_flags) || !u->out_keys || !u->out_small || !u->copy_src || !u->copy_dst)
+        (alg_is_compaction(c) && !u->in_flags) || (c == ALG_SEGSORT_U32 && !u->in_offsets) || !u->out_keys ||
+        !u->out_small || !u->copy_src || !u->copy_dst)
         return -1;
     return 0;
 }
@@ -283,6 +296,9 @@ static cl_int enqueue_case(bench *b, const handles *h, int c, bufs *u, cl_event 
     else if (c == ALG_BUCKET)
         err = clscan_bucket_enqueue(h->bucketer, b->queue, u->in_keys, 0, u->in_values, 0, u->n, u->out_keys, 0,
                                     u->out_values, 0, u->out_small, 0, NULL, 0, 0, NULL, ev);
+    else if (c == ALG_SEGSORT_U32)
+        err = clscan_segmented_sort_enqueue(h->sorter, b->queue, u->in_keys, 0, u->out_keys, 0, NULL, 0, NULL, 0, u->n,
+                                            CLSCAN_UINT32, u->in_offsets, 0, u->nsegments, 0, NULL, ev);
     else
         err = clscan_sort_enqueue(h->sorter, b->queue, u->in_keys, 0, u->out_keys, 0, u->in_values, 0, u->out_values,
                                   0, u->n, 0, NULL, ev);
@@ -292,10 +308,10 @@ static cl_int enqueue_case(bench *b, const handles *h, int c, bufs *u, cl_event 
 }
 
 /* Fills the outputs with 0xff so that a run that writes nothing cannot pass. */
-static void poison(bench *b, bufs *u)
+static void poison(bench *b, int c, bufs *u)
 {
     const cl_uchar ff = 0xff;
-    clEnqueueFillBuffer(b->queue, u->out_keys, &ff, 1, 0, u->n ? u->n * 4 : 4, 0, NULL, NULL);
+    clEnqueueFillBuffer(b->queue, u->out_keys, &ff, 1, 0, u->n ? u->n * alg_key_size(c) : 4, 0, NULL, NULL);
     if (u->out_values)
         clEnqueueFillBuffer(b->queue, u->out_values, &ff, 1, 0, u->n * 4, 0, NULL, NULL);
     clEnqueueFillBuffer(b->queue, u->out_small, &ff, 1, 0, (ALG_NBUCKETS + 1) * 4, 0, NULL, NULL);
@@ -307,9 +323,10 @@ static int verify(bench *b, int c, bufs *u, size_t *first)
 {
     const size_t m = u->ref_count;
     *first = 0;
-    if (cl_check(clEnqueueReadBuffer(b->queue, u->out_keys, CL_TRUE, 0, m ? m * 4 : 4, u->got, 0, NULL, NULL),
-                 "clEnqueueReadBuffer"))
+    if (cl_check(clEnqueueReadBuffer(b->queue, u->out_keys, CL_TRUE, 0, m ? m * alg_key_size(c) : 4, u->narrow, 0,
+                                     NULL, NULL), "clEnqueueReadBuffer"))
         return 1;
+    alg_unpack(c, m, u->narrow, u->got);
     if (alg_check(m, u->got, u->ref_keys, first))
         return 1;
     if (u->out_values) {
@@ -317,7 +334,7 @@ static int verify(bench *b, int c, bufs *u, size_t *first)
         if (alg_check(m, u->got, u->ref_values, first))
             return 1;
     }
-    if (alg_is_compaction(c) || c >= ALG_SELECT_IF) {   /* the count: of all output, or the kept first */
+    if (alg_writes_count(c)) {   /* the count: of all output, or the kept first */
         cl_ulong kept = 0;
         size_t want = m;
         for (size_t i = 0; i < u->n && c == ALG_PARTITION; ++i)
@@ -387,14 +404,26 @@ static void measure(bench *b, const handles *h, int c, size_t n, int reps, row *
         bufs_free(&u);
         return;
     }
+    /* The reference (bench_algos.h, built like the rest), then the timed loop: the same code built
+     * with the seq flags (bench_seq.c), its result checked against the reference. */
+    const uint32_t *values = alg_has_values(c) ? u.values : NULL;
+    u.ref_count = alg_sequential(c, n, u.keys, values, u.flags, u.offsets, u.nsegments, u.ref_keys, u.ref_values,
+                                 u.tmp);
     for (int i = 0; i < reps; ++i) {
         const double t0 = wall_ms();
-        u.ref_count = alg_sequential(c, n, u.keys, alg_has_values(c) ? u.values : NULL, u.flags, u.ref_keys,
-                                     u.ref_values, u.tmp);
+        const size_t m = bench_seq_algos(c, n, u.keys, values, u.flags, u.offsets, u.nsegments, u.seq_keys,
+                                         u.seq_values, u.tmp);
         seq[i] = wall_ms() - t0;
+        size_t first;
+        if (m != u.ref_count || alg_check(m, u.seq_keys, u.ref_keys, &first) ||
+            (values && alg_check(m, u.seq_values, u.ref_values, &first))) {
+            fprintf(stderr, "clscan-bench-algos: %s: the timed sequential loop differs from the reference\n",
+                    alg_case_names[c]);
+            r->status = 2;
+        }
     }
     cl_event ev = NULL;
-    poison(b, &u);
+    poison(b, c, &u);
     if (enqueue_case(b, h, c, &u, &ev) || cl_check(clWaitForEvents(1, &ev), "clWaitForEvents")) {   /* warm-up */
         r->status = 2;
     } else if (verify(b, c, &u, &r->first_bad)) {
@@ -403,14 +432,14 @@ static void measure(bench *b, const handles *h, int c, size_t n, int reps, row *
     if (ev)
         clReleaseEvent(ev);
     for (int i = 0; i < reps && !r->status; ++i) {
-        poison(b, &u);
+        poison(b, c, &u);
         if (device_time(b, h, c, &u, &t[i]))
             r->status = 2;
         else if (verify(b, c, &u, &r->first_bad))
             r->status = 3;
     }
     for (int i = 0; i < reps && !r->status; ++i) {
-        poison(b, &u);
+        poison(b, c, &u);
         const double t0 = wall_ms();
         ev = NULL;
         if (enqueue_case(b, h, c, &u, &ev) || clWaitForEvents(1, &ev) != CL_SUCCESS)
@@ -448,7 +477,9 @@ static int make_handles(bench *b, int c, handles *h)
             h->plan = clscan_plan_create(b->context, b->device, CLSCAN_SUM, CLSCAN_UINT32, CLSCAN_INCLUSIVE, &err);
     } else if (c == ALG_BUCKET)
         h->bucketer = clscan_bucketer_create(b->context, b->device, ALG_NBUCKETS, 4, &err);
-    else if ((h->sorter = clscan_sorter_create(b->context, b->device, c == ALG_SORT_F32 ? CLSCAN_FLOAT : CLSCAN_UINT32,
+    else if ((h->sorter = clscan_sorter_create(b->context, b->device,
+                                               c == ALG_SORT_F32 ? CLSCAN_FLOAT : c == ALG_SORT_U8 ? CLSCAN_UINT8
+                                               : c == ALG_SORT_U16 ? CLSCAN_UINT16 : CLSCAN_UINT32,
                                                alg_has_values(c) ? 4 : 0, &err)) && c == ALG_SORT_PAIRS_DESC)
         err = clscan_sorter_set_descending(h->sorter, 1);
     if (err != CL_SUCCESS)
@@ -619,6 +650,7 @@ int main(int argc, char **argv)
     printf("# clscan-bench-algos, clscan %s; device: %s (%s), platform:device %u:%u; driver %s; %s\n",
            clscan_version_string(), b.name, b.vendor, b.platform_index, b.device_index, b.driver, date);
     printf("# medians of %d runs after a warm-up; device time: a marker's end to the last command's end\n", o.reps);
+    printf("# seq: the sequential loop built with %s\n", bench_seq_build);
     printf("%-15s %5s %10s %10s %9s %10s %10s %7s %7s", "case", "n", "ms", "host_ms", "Mkeys/s", "copy_ms", "seq_ms",
            "x_copy", "x_seq");
     for (int p = 0; p < NPEERS; ++p)

@@ -4,6 +4,7 @@
 #define _POSIX_C_SOURCE 200809L
 #include "clscan.h"
 #include "bench_common.h"
+#include "bench_seq.h"
 #include "peer_launcher.h"
 #include "support/compare.h"
 #include "support/reference.h"
@@ -433,47 +434,11 @@ typedef struct buffers {
 
 /* ---- The custom-operator and segmented cases -------------------------------------------- */
 
-/* The peer case whose data a case uses. */
-static int base_case(int c)
-{
-    switch (c) {
-    case BENCH_CFSUM: case BENCH_SFSUM: return BENCH_FSUM;
-    case BENCH_CFAFF: return BENCH_FAFF;
-    case BENCH_KIMAX: return BENCH_IMAX;
-    default: return c;
-    }
-}
-
-static int segmented_case(int c) { return c == BENCH_SFSUM || c == BENCH_KIMAX; }
-
-/* Segments of 1 ... 2048 elements (uniform lengths, mean about 1024): heads for seg-float-sum-excl,
- * keys (the segment's number) for key-int-max-incl. */
-static void generate_segments(int c, size_t n, void *out)
-{
-    uint64_t s = 0x5E6A4E47ull ^ (uint64_t)n;
-    size_t left = 0;
-    cl_uint key = 0;
-    for (size_t i = 0; i < n; ++i) {
-        const int head = left == 0;
-        if (head) {
-            left = 1 + (size_t)(sup_splitmix64(&s) % 2048);
-            ++key;
-        }
-        --left;
-        if (c == BENCH_KIMAX)
-            ((cl_uint *)out)[i] = key;
-        else
-            ((cl_uchar *)out)[i] = (cl_uchar)head;
-    }
-}
-
-static size_t segs_esize(int c) { return c == BENCH_KIMAX ? sizeof(cl_uint) : sizeof(cl_uchar); }
-
 /* The sequential loop of case c (the reference): segmented cases run the base case's loop on
  * each segment. */
 static void sequential(int c, size_t n, const buffers *u, void *out)
 {
-    if (segmented_case(c))
+    if (bench_segmented_case(c))
         sup_reference_segmented(bench_case_op[c], bench_case_type[c], bench_case_kind[c],
                                 c == BENCH_KIMAX ? SUP_KEYS32 : SUP_HEADS, u->segs_host, u->in, out, n);
     else
@@ -523,14 +488,14 @@ static int buffers_alloc(bench *b, int c, size_t count, buffers *u)
         fprintf(stderr, "clscan-bench: out of host memory for %zu bytes\n", bytes);
         return -1;
     }
-    bench_generate(base_case(c), count, u->in);
-    if (segmented_case(c)) {
-        if (!(u->segs_host = malloc(count * segs_esize(c)))) {
+    bench_generate(bench_base_case(c), count, u->in);
+    if (bench_segmented_case(c)) {
+        if (!(u->segs_host = malloc(count * bench_segs_esize(c)))) {
             fprintf(stderr, "clscan-bench: out of host memory for the segments\n");
             return -1;
         }
-        generate_segments(c, count, u->segs_host);
-        u->segs = clCreateBuffer(b->context, CL_MEM_READ_ONLY | CL_MEM_COPY_HOST_PTR, count * segs_esize(c),
+        bench_generate_segments(c, count, u->segs_host, NULL);
+        u->segs = clCreateBuffer(b->context, CL_MEM_READ_ONLY | CL_MEM_COPY_HOST_PTR, count * bench_segs_esize(c),
                                  u->segs_host, &err);
         if (cl_check(err, "clCreateBuffer"))
             return -1;
@@ -634,16 +599,27 @@ static cl_int measure_copy(bench *b, size_t bytes, int reps, buffers *u, row *r)
     return CL_SUCCESS;
 }
 
-static void measure_sequential(int c, size_t count, int reps, buffers *u, row *r)
+/* The reference (the support library's loop), then the timed loop: the same code built with the
+ * seq flags (bench_seq.c), its first result checked against the reference (-1 if it differs). */
+static int measure_sequential(int c, size_t count, int reps, buffers *u, row *r)
 {
     double t[MAX_REPS];
-    sequential(c, count, u, u->ref);     /* the reference, and the warm-up */
+    const sup_segments how = c == BENCH_KIMAX ? SUP_KEYS32 : SUP_HEADS;
+    const void *segs = bench_segmented_case(c) ? u->segs_host : NULL;
+    sequential(c, count, u, u->ref);
+    bench_seq_scan(bench_case_op[c], bench_case_type[c], bench_case_kind[c], how, segs, u->in, u->seq, count);
+    if (memcmp(u->seq, u->ref, count * bench_case_esize[c]) != 0) {
+        fprintf(stderr, "clscan-bench: %s: the timed sequential loop differs from the reference\n",
+                bench_case_names[c]);
+        return -1;
+    }
     for (int i = 0; i < reps; ++i) {
         const double t0 = wall_ms();
-        sequential(c, count, u, u->seq);
+        bench_seq_scan(bench_case_op[c], bench_case_type[c], bench_case_kind[c], how, segs, u->in, u->seq, count);
         t[i] = wall_ms() - t0;
     }
     r->seq_ms = bench_median(t, reps);
+    return 0;
 }
 
 /* The custom operators: the built-in float SUM and AFFINE written as clscan_custom. */
@@ -689,6 +665,7 @@ static void print_header(FILE *f, const char *prefix, const bench *b, int argc, 
             b->version, b->fp64 ? "yes" : "no", (unsigned long long)(b->max_alloc >> 20),
             (unsigned long long)(b->global_mem >> 20));
     fprintf(f, "%sdate: %s\n", prefix, date);
+    fprintf(f, "%sseq: the sequential loop built with %s\n", prefix, bench_seq_build);
     fprintf(f, "%scommand:", prefix);
     for (int i = 0; i < argc; ++i)
         fprintf(f, " %s", argv[i]);
@@ -799,7 +776,9 @@ static void run_peer(bench *b, int p, const char *program, const options *o, row
     k += (size_t)snprintf(cmd + k, sizeof cmd - k, " --reps %d --min %d --max %d --cases ", o->reps,
                           o->min_log2, o->max_log2);
     int first = 1;
-    for (int c = 0; c < BENCH_NPEER_CASES; ++c) {
+    for (int c = 0; c < BENCH_NCASES; ++c) {
+        if (!bench_peer_runs(c, p == PEER_CUB))
+            continue;
         int used = 0;
         for (int i = 0; i < nrows; ++i)
             used |= rows[i].c == c && rows[i].status == 0;
@@ -892,9 +871,11 @@ static int run_main(bench *b, const options *o, int argc, char **argv, FILE *csv
                 r->why = "cannot allocate the buffers";
             } else {
                 phase[1] = wall_ms();
-                measure_sequential(c, r->count, o->reps, &u, r);
+                if (measure_sequential(c, r->count, o->reps, &u, r))
+                    err = CL_INVALID_VALUE;   /* shown as an error row */
                 phase[2] = wall_ms();
-                if ((err = measure_scan(b, plan, c, r->count, o->reps, &u, r)) == CL_SUCCESS && r->ok)
+                if (err == CL_SUCCESS && (err = measure_scan(b, plan, c, r->count, o->reps, &u, r)) == CL_SUCCESS &&
+                    r->ok)
                     err = measure_copy(b, r->bytes, o->reps, &u, r);
                 phase[3] = wall_ms();
                 fprintf(stderr, "clscan-bench: %s 2^%d: %.1f s generating, %.1f s sequential, %.1f s scans "

@@ -183,7 +183,7 @@ static void run(timer &tm, int c, size_t n, int reps)
         if (c == ALG_PARTITION)
             kept = (size_t)std::count_if(keys.begin(), keys.end(), [](uint32_t x) { return alg_kept(x) != 0; });
         auto check = [&] {
-            if (alg_is_compaction(c) || c >= ALG_SELECT_IF) {
+            if (alg_writes_count(c)) {
                 int selected = -1;
                 CK(cudaMemcpy(&selected, b.selected, sizeof selected, cudaMemcpyDeviceToHost));
                 if ((size_t)selected != kept)
