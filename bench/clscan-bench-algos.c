@@ -383,8 +383,8 @@ static int device_time(bench *b, const handles *h, int c, bufs *u, double *ms)
 typedef struct peer { int have, ok; double ms; } peer;
 enum { PEER_BOOST, PEER_CUB, NPEERS };
 static const char *const peer_names[NPEERS] = {"boost", "cub"};
-/* The cases each peer implements. */
-static const int peer_ncases[NPEERS] = {ALG_NCASES, ALG_NCASES};
+/* Whether a peer implements case c: Boost.Compute has no segmented sort. */
+static int peer_runs(int p, int c) { return p == PEER_CUB || c != ALG_SEGSORT_U32; }
 
 typedef struct row {
     int c, log2;
@@ -506,8 +506,8 @@ static void run_peer(bench *b, int p, const char *program, const options *o, row
     int k = snprintf(cmd, sizeof cmd, "'%s' --reps %d --min %d --max %d --cases ", program, o->reps, o->min_log2,
                      o->max_log2);
     int first = 1;
-    for (int c = 0; c < peer_ncases[p]; ++c)
-        if (o->cases[c]) {
+    for (int c = 0; c < ALG_NCASES; ++c)
+        if (o->cases[c] && peer_runs(p, c)) {
             k += snprintf(cmd + k, sizeof cmd - (size_t)k, "%s%s", first ? "" : ",", alg_case_names[c]);
             first = 0;
         }

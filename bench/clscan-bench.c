@@ -207,6 +207,8 @@ typedef struct bench {
     cl_context context;
     cl_command_queue queue;     /* in order, profiling */
     cl_mem tiny;                /* 4 bytes: the fence when markers have no timestamps */
+    cl_program kcopy_program;   /* the kernel copy (kcopy) */
+    cl_kernel kcopy16, kcopy4;
     int fence_is_fill;
     int no_hold;                /* --no-hold: no user event before the fence */
     clscan_algorithm algorithm; /* --algorithm */
@@ -254,6 +256,32 @@ static void find_indices(bench *b)
     free(ps);
 }
 
+/* The kernel copy: one work-item per 16 bytes (a uint4; per 4 bytes when the size is not a
+ * multiple of 16), the work-group size left to the driver, so that every compute unit copies.
+ * On CPUs clEnqueueCopyBuffer may be one thread's memcpy (PoCL's is): this is the copy a
+ * data-parallel kernel can reach, the fairer floor for a scan there. */
+static const char kcopy_source[] =
+    "__kernel void kcopy16(__global const uint4 *src, __global uint4 *dst)\n"
+    "{ dst[get_global_id(0)] = src[get_global_id(0)]; }\n"
+    "__kernel void kcopy4(__global const uint *src, __global uint *dst)\n"
+    "{ dst[get_global_id(0)] = src[get_global_id(0)]; }\n";
+
+static int kcopy_build(bench *b)
+{
+    const char *src = kcopy_source;
+    cl_int err;
+    b->kcopy_program = clCreateProgramWithSource(b->context, 1, &src, NULL, &err);
+    if (cl_check(err, "clCreateProgramWithSource"))
+        return -1;
+    if (cl_check(clBuildProgram(b->kcopy_program, 1, &b->device, "", NULL, NULL), "clBuildProgram (kcopy)"))
+        return -1;
+    b->kcopy16 = clCreateKernel(b->kcopy_program, "kcopy16", &err);
+    if (cl_check(err, "clCreateKernel"))
+        return -1;
+    b->kcopy4 = clCreateKernel(b->kcopy_program, "kcopy4", &err);
+    return cl_check(err, "clCreateKernel") ? -1 : 0;
+}
+
 static int bench_open(bench *b, const char *spec)
 {
     memset(b, 0, sizeof *b);
@@ -287,11 +315,14 @@ static int bench_open(bench *b, const char *spec)
     b->tiny = clCreateBuffer(b->context, CL_MEM_READ_WRITE, 4, NULL, &err);
     if (cl_check(err, "clCreateBuffer"))
         return -1;
-    return 0;
+    return kcopy_build(b);
 }
 
 static void bench_close(bench *b)
 {
+    if (b->kcopy16) clReleaseKernel(b->kcopy16);
+    if (b->kcopy4) clReleaseKernel(b->kcopy4);
+    if (b->kcopy_program) clReleaseProgram(b->kcopy_program);
     if (b->tiny) clReleaseMemObject(b->tiny);
     if (b->queue) clReleaseCommandQueue(b->queue);
     if (b->context) clReleaseContext(b->context);
@@ -308,13 +339,14 @@ static double wall_ms(void)
 }
 
 /* What is timed: a scan of plan (segmented by heads or keys when segs is non-NULL), or (plan
- * NULL) a copy of bytes from src to dst. */
+ * NULL) a copy of bytes from src to dst: clEnqueueCopyBuffer, or the kernel copy with kernel. */
 typedef struct work {
     clscan_plan *plan;
     cl_mem src, dst;
     size_t count, bytes;
     cl_mem segs;
     int by_key;
+    int kernel;
 } work;
 
 static cl_int enqueue_work(bench *b, const work *w, cl_event *ev)
@@ -332,6 +364,16 @@ static cl_int enqueue_work(bench *b, const work *w, cl_event *ev)
         if (err != CL_SUCCESS)
             fprintf(stderr, "clscan-bench: clscan_enqueue: %s\n", clscan_last_error());
         return err;
+    }
+    if (w->kernel) {
+        cl_kernel k = w->bytes % 16 ? b->kcopy4 : b->kcopy16;
+        const size_t global = w->bytes % 16 ? w->bytes / 4 : w->bytes / 16;
+        cl_int err = clSetKernelArg(k, 0, sizeof(cl_mem), &w->src);
+        if (err == CL_SUCCESS)
+            err = clSetKernelArg(k, 1, sizeof(cl_mem), &w->dst);
+        if (err == CL_SUCCESS)
+            err = clEnqueueNDRangeKernel(b->queue, k, 1, NULL, &global, NULL, 0, NULL, ev);
+        return cl_check(err, "the kernel copy");
     }
     return cl_check(clEnqueueCopyBuffer(b->queue, w->src, w->dst, 0, 0, w->bytes, 0, NULL, ev),
                     "clEnqueueCopyBuffer");
@@ -421,7 +463,7 @@ typedef struct row {
     const char *why;         /* for skipped/error */
     int ok;                  /* all clscan results right */
     size_t bad, first_bad;
-    double dev_ms, own_ms, host_ms, copy_ms, copy_own_ms, seq_ms;
+    double dev_ms, own_ms, host_ms, copy_ms, copy_own_ms, kcopy_ms, kcopy_own_ms, seq_ms;
     size_t wg, items;
     peer_result peer[NPEERS];
 } row;
@@ -547,7 +589,7 @@ static cl_int verify(bench *b, int c, size_t count, buffers *u, row *r)
 static cl_int measure_scan(bench *b, clscan_plan *plan, int c, size_t count, int reps, buffers *u, row *r)
 {
     const size_t bytes = count * bench_case_esize[c];
-    work w = {plan, u->src, u->dst, count, bytes, u->segs, c == BENCH_KIMAX};
+    work w = {plan, u->src, u->dst, count, bytes, u->segs, c == BENCH_KIMAX, 0};
     double span[MAX_REPS], own[MAX_REPS], host[MAX_REPS];
     cl_event ev = NULL;
     cl_int err;
@@ -584,18 +626,33 @@ static cl_int measure_scan(bench *b, clscan_plan *plan, int c, size_t count, int
     return CL_SUCCESS;
 }
 
+/* The copies of the scan's bytes: clEnqueueCopyBuffer (copy_ms) and the kernel copy (kcopy_ms),
+ * interleaved run by run, so that both see the same machine (others' builds on a shared CPU).
+ * The kernel copy's first result is checked (read back and compared with the input). */
 static cl_int measure_copy(bench *b, size_t bytes, int reps, buffers *u, row *r)
 {
-    work w = {NULL, u->src, u->dst, 0, bytes, NULL, 0};
-    double span[MAX_REPS], own[MAX_REPS];
+    work w = {NULL, u->src, u->dst, 0, bytes, NULL, 0, 0}, k = w;
+    k.kernel = 1;
+    double span[MAX_REPS], own[MAX_REPS], kspan[MAX_REPS], kown[MAX_REPS];
     cl_int err;
+    if ((err = poison(b, u->dst, bytes)) || (err = device_time(b, &k, &kspan[0], &kown[0])))   /* warm-up */
+        return err;
+    if ((err = cl_check(clEnqueueReadBuffer(b->queue, u->dst, CL_TRUE, 0, bytes, u->out, 0, NULL, NULL),
+                        "clEnqueueReadBuffer")))
+        return err;
+    if (memcmp(u->out, u->in, bytes) != 0) {
+        fprintf(stderr, "clscan-bench: the kernel copy of %zu bytes is wrong\n", bytes);
+        return CL_INVALID_VALUE;
+    }
     if ((err = device_time(b, &w, &span[0], &own[0])))   /* warm-up */
         return err;
     for (int i = 0; i < reps; ++i)
-        if ((err = device_time(b, &w, &span[i], &own[i])))
+        if ((err = device_time(b, &w, &span[i], &own[i])) || (err = device_time(b, &k, &kspan[i], &kown[i])))
             return err;
     r->copy_ms = bench_median(span, reps);
     r->copy_own_ms = bench_median(own, reps);
+    r->kcopy_ms = bench_median(kspan, reps);
+    r->kcopy_own_ms = bench_median(kown, reps);
     return CL_SUCCESS;
 }
 
@@ -689,9 +746,10 @@ static void print_row(FILE *f, const row *r, const int use_peer[NPEERS])
         fprintf(f, "  WRONG: %zu of %zu elements differ, the first at %zu\n", r->bad, r->count, r->first_bad);
         return;
     }
-    fprintf(f, " %10.4f %10.4f %8.2f %10.4f %8.2f %10.4f %8.2f %7.2f %7.3f", r->dev_ms, r->host_ms,
-            gbs(r->bytes, r->dev_ms), r->copy_ms, gbs(r->bytes, r->copy_ms), r->seq_ms,
-            gbs(r->bytes, r->seq_ms), r->dev_ms / r->copy_ms, r->dev_ms / r->seq_ms);
+    fprintf(f, " %10.4f %10.4f %8.2f %10.4f %8.2f %10.4f %8.2f %10.4f %8.2f %7.2f %7.2f %7.3f", r->dev_ms,
+            r->host_ms, gbs(r->bytes, r->dev_ms), r->copy_ms, gbs(r->bytes, r->copy_ms), r->kcopy_ms,
+            gbs(r->bytes, r->kcopy_ms), r->seq_ms, gbs(r->bytes, r->seq_ms), r->dev_ms / r->copy_ms,
+            r->dev_ms / r->kcopy_ms, r->dev_ms / r->seq_ms);
     for (int p = 0; p < NPEERS; ++p) {
         if (!use_peer[p])
             continue;
@@ -710,8 +768,8 @@ static void print_row(FILE *f, const row *r, const int use_peer[NPEERS])
 
 static void print_table_head(FILE *f, const int use_peer[NPEERS])
 {
-    fprintf(f, "%-24s %5s %10s %10s %8s %10s %8s %10s %8s %7s %7s", "case", "n", "scan_ms", "host_ms",
-            "GB/s", "copy_ms", "GB/s", "seq_ms", "GB/s", "x_copy", "x_seq");
+    fprintf(f, "%-24s %5s %10s %10s %8s %10s %8s %10s %8s %10s %8s %7s %7s %7s", "case", "n", "scan_ms", "host_ms",
+            "GB/s", "copy_ms", "GB/s", "kcopy_ms", "GB/s", "seq_ms", "GB/s", "x_copy", "x_kcopy", "x_seq");
     for (int p = 0; p < NPEERS; ++p)
         if (use_peer[p]) {
             char a[32], b2[32];
@@ -725,7 +783,8 @@ static void print_table_head(FILE *f, const int use_peer[NPEERS])
 static void csv_head(FILE *f)
 {
     fprintf(f, "case,count,bytes,status,clscan_ok,scan_ms,scan_last_kernel_ms,scan_host_ms,scan_gbs,"
-               "copy_ms,copy_own_ms,copy_gbs,seq_ms,seq_gbs,scan_per_copy,scan_per_seq,wg,items");
+               "copy_ms,copy_own_ms,copy_gbs,seq_ms,seq_gbs,scan_per_copy,scan_per_seq,kcopy_ms,kcopy_own_ms,"
+               "kcopy_gbs,scan_per_kcopy,wg,items");
     for (int p = 0; p < NPEERS; ++p)
         fprintf(f, ",%s_ok,%s_ms,%s_host_ms,%s_gbs,%s_copy_ms,scan_per_%s", peer_names[p], peer_names[p],
                 peer_names[p], peer_names[p], peer_names[p], peer_names[p]);
@@ -738,12 +797,12 @@ static void csv_row(FILE *f, const row *r)
     fprintf(f, "%s,%zu,%zu,%s,%s", bench_case_names[r->c], r->count, r->bytes, status,
             r->status ? "" : r->ok ? "yes" : "no");
     if (r->status || !r->ok) {
-        fprintf(f, ",,,,,,,,,,,,,");
+        fprintf(f, ",,,,,,,,,,,,,,,,,");
     } else {
-        fprintf(f, ",%.6f,%.6f,%.6f,%.3f,%.6f,%.6f,%.3f,%.6f,%.3f,%.4f,%.4f,%zu,%zu", r->dev_ms, r->own_ms,
-                r->host_ms, gbs(r->bytes, r->dev_ms), r->copy_ms, r->copy_own_ms, gbs(r->bytes, r->copy_ms),
-                r->seq_ms, gbs(r->bytes, r->seq_ms), r->dev_ms / r->copy_ms, r->dev_ms / r->seq_ms, r->wg,
-                r->items);
+        fprintf(f, ",%.6f,%.6f,%.6f,%.3f,%.6f,%.6f,%.3f,%.6f,%.3f,%.4f,%.4f,%.6f,%.6f,%.3f,%.4f,%zu,%zu", r->dev_ms,
+                r->own_ms, r->host_ms, gbs(r->bytes, r->dev_ms), r->copy_ms, r->copy_own_ms, gbs(r->bytes, r->copy_ms),
+                r->seq_ms, gbs(r->bytes, r->seq_ms), r->dev_ms / r->copy_ms, r->dev_ms / r->seq_ms, r->kcopy_ms,
+                r->kcopy_own_ms, gbs(r->bytes, r->kcopy_ms), r->dev_ms / r->kcopy_ms, r->wg, r->items);
     }
     for (int p = 0; p < NPEERS; ++p) {
         const peer_result *q = &r->peer[p];
@@ -907,8 +966,14 @@ static int run_main(bench *b, const options *o, int argc, char **argv, FILE *csv
     for (int i = 0; i < nrows; ++i)
         print_row(stdout, &rows[i], use_peer);
     printf("# scan_ms: clscan device time; host_ms: clscan_enqueue to clWaitForEvents; GB/s: 2 x bytes / time;\n"
-           "# copy: clEnqueueCopyBuffer of the same bytes; seq: the sequential loop on the host;\n"
-           "# x_copy, x_seq, x_PEER: scan_ms / their time (below 1: clscan is faster)\n");
+           "# copy: clEnqueueCopyBuffer of the same bytes; kcopy: a kernel copying them, one work-item per\n"
+           "# 16 bytes on every compute unit; seq: the sequential loop on the host;\n"
+           "# x_copy, x_kcopy, x_seq, x_PEER: scan_ms / their time (below 1: clscan is faster)\n");
+    if (use_peer[PEER_CUB])
+        for (int c = 0; c < BENCH_NCASES; ++c)
+            if (o->cases[c] && c == BENCH_SFSUM)
+                printf("# cub on %s: DeviceScan::ExclusiveSumByKey on keys made from the heads on the host "
+                       "(CUB has no scan by head flags)\n", bench_case_names[c]);
     if (csv) {
         print_header(csv, "# ", b, argc, argv, o->reps);
         csv_head(csv);
