@@ -66,6 +66,7 @@ CUB_SUPPORT_FILES = $(srcdir)/support/names.c $(srcdir)/support/reference.c $(sr
 if ENABLE_CUB
 noinst_PROGRAMS += bench/cub-bench
 bench_cub_bench_SOURCES =
+bench_cub_bench_LDADD =   # not the tests' LDADD (libtool libraries and -pthread, which nvcc refuses)
 bench_cub_bench_DEPENDENCIES = $(srcdir)/bench/cub-bench.cu $(srcdir)/bench/bench_common.h $(CUB_SUPPORT_FILES)
 bench_cub_bench_LINK = $(NVCC) $(NVCCFLAGS) -arch=$(CUB_ARCH) -Xcompiler=-Wall,-Wextra \
 	$(CUB_INCLUDES) $(srcdir)/bench/cub-bench.cu $(CUB_SUPPORT_FILES) -o $@
@@ -98,6 +99,7 @@ endif
 if ENABLE_CUB
 noinst_PROGRAMS += bench/cub-bench-algos
 bench_cub_bench_algos_SOURCES =
+bench_cub_bench_algos_LDADD =
 bench_cub_bench_algos_DEPENDENCIES = $(srcdir)/bench/cub-bench-algos.cu $(srcdir)/bench/bench_algos.h \
 	$(srcdir)/bench/bench_common.h
 bench_cub_bench_algos_LINK = $(NVCC) $(NVCCFLAGS) -arch=$(CUB_ARCH) -Xcompiler=-Wall,-Wextra \
