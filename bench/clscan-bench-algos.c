@@ -127,6 +127,8 @@ typedef struct bench {
     cl_device_id device;
     cl_context context;
     cl_command_queue queue;   /* in order, profiling */
+    cl_program kcopy_program; /* the kernel copy (kcopy_ms) */
+    cl_kernel kcopy16, kcopy4;
     unsigned platform_index, device_index;
     char name[256], vendor[256], driver[256];
     cl_ulong max_alloc, global_mem;
@@ -160,6 +162,30 @@ static void find_indices(bench *b)
     }
 }
 
+/* The kernel copy, as clscan-bench's: one work-item per 16 bytes (per 4 when the size is not a
+ * multiple of 16), the work-group size left to the driver, so that every compute unit copies
+ * (PoCL's clEnqueueCopyBuffer is one thread's memcpy). */
+static const char kcopy_source[] =
+    "__kernel void kcopy16(__global const uint4 *src, __global uint4 *dst)\n"
+    "{ dst[get_global_id(0)] = src[get_global_id(0)]; }\n"
+    "__kernel void kcopy4(__global const uint *src, __global uint *dst)\n"
+    "{ dst[get_global_id(0)] = src[get_global_id(0)]; }\n";
+
+static int kcopy_build(bench *b)
+{
+    const char *src = kcopy_source;
+    cl_int err;
+    b->kcopy_program = clCreateProgramWithSource(b->context, 1, &src, NULL, &err);
+    if (cl_check(err, "clCreateProgramWithSource") ||
+        cl_check(clBuildProgram(b->kcopy_program, 1, &b->device, "", NULL, NULL), "clBuildProgram (kcopy)"))
+        return -1;
+    b->kcopy16 = clCreateKernel(b->kcopy_program, "kcopy16", &err);
+    if (cl_check(err, "clCreateKernel"))
+        return -1;
+    b->kcopy4 = clCreateKernel(b->kcopy_program, "kcopy4", &err);
+    return cl_check(err, "clCreateKernel") ? -1 : 0;
+}
+
 static int bench_open(bench *b, const char *spec)
 {
     memset(b, 0, sizeof *b);
@@ -181,7 +207,9 @@ static int bench_open(bench *b, const char *spec)
     if (cl_check(err, "clCreateContext"))
         return -1;
     b->queue = clCreateCommandQueue(b->context, b->device, CL_QUEUE_PROFILING_ENABLE, &err);
-    return cl_check(err, "clCreateCommandQueue") ? -1 : 0;
+    if (cl_check(err, "clCreateCommandQueue"))
+        return -1;
+    return kcopy_build(b);
 }
 
 static double wall_ms(void)
@@ -357,16 +385,37 @@ static int verify(bench *b, int c, bufs *u, size_t *first)
     return 0;
 }
 
-/* Device time of one command chain: end of its last command minus the end of a marker
+/* The kernel copy of bytes from copy_src to copy_dst (the whole words of 4 bytes: a last 1 ... 3
+ * bytes are left out; below 4 bytes, clEnqueueCopyBuffer). */
+static cl_int enqueue_kcopy(bench *b, bufs *u, size_t bytes, cl_event *ev)
+{
+    cl_kernel k = bytes % 16 ? b->kcopy4 : b->kcopy16;
+    const size_t global = bytes % 16 ? bytes / 4 : bytes / 16;
+    if (global == 0)
+        return clEnqueueCopyBuffer(b->queue, u->copy_src, u->copy_dst, 0, 0, bytes, 0, NULL, ev);
+    cl_int err = clSetKernelArg(k, 0, sizeof(cl_mem), &u->copy_src);
+    if (err == CL_SUCCESS)
+        err = clSetKernelArg(k, 1, sizeof(cl_mem), &u->copy_dst);
+    if (err == CL_SUCCESS)
+        err = clEnqueueNDRangeKernel(b->queue, k, 1, NULL, &global, NULL, 0, NULL, ev);
+    cl_check(err, "the kernel copy");
+    return err;
+}
+
+enum { TIME_CASE, TIME_COPY, TIME_KCOPY };
+
+/* Device time of one command chain (what: case c's call, or a copy of its input's bytes by
+ * clEnqueueCopyBuffer or the kernel copy): end of its last command minus the end of a marker
  * enqueued just before (in-order queue: an upper bound of first start to last end). */
-static int device_time(bench *b, const handles *h, int c, bufs *u, double *ms)
+static int device_time(bench *b, const handles *h, int c, bufs *u, int what, double *ms)
 {
     cl_event marker = NULL, ev = NULL;
     if (cl_check(clEnqueueMarkerWithWaitList(b->queue, 0, NULL, &marker), "clEnqueueMarkerWithWaitList"))
         return -1;
-    cl_int err = c < 0 ? clEnqueueCopyBuffer(b->queue, u->copy_src, u->copy_dst, 0, 0, alg_input_bytes(-c - 1, u->n),
-                                             0, NULL, &ev)
-                       : enqueue_case(b, h, c, u, &ev);
+    const size_t bytes = alg_input_bytes(c, u->n);
+    cl_int err = what == TIME_COPY ? clEnqueueCopyBuffer(b->queue, u->copy_src, u->copy_dst, 0, 0, bytes, 0, NULL, &ev)
+                 : what == TIME_KCOPY ? enqueue_kcopy(b, u, bytes, &ev)
+                 : enqueue_case(b, h, c, u, &ev);
     clFinish(b->queue);
     cl_ulong m_end = 0, end = 0;
     if (err == CL_SUCCESS) {
@@ -391,14 +440,14 @@ typedef struct row {
     size_t n;
     int status;       /* 0 measured, 1 skipped, 2 error, 3 wrong */
     size_t first_bad;
-    double ms, host_ms, copy_ms, seq_ms;
+    double ms, host_ms, copy_ms, kcopy_ms, seq_ms;
     peer peers[NPEERS];
 } row;
 
 static void measure(bench *b, const handles *h, int c, size_t n, int reps, row *r)
 {
     bufs u;
-    double t[MAX_REPS], host[MAX_REPS], copy[MAX_REPS], seq[MAX_REPS];
+    double t[MAX_REPS], host[MAX_REPS], copy[MAX_REPS], kcopy[MAX_REPS], seq[MAX_REPS];
     if (bufs_alloc(b, c, n, &u)) {
         r->status = 2;
         bufs_free(&u);
@@ -433,7 +482,7 @@ static void measure(bench *b, const handles *h, int c, size_t n, int reps, row *
         clReleaseEvent(ev);
     for (int i = 0; i < reps && !r->status; ++i) {
         poison(b, c, &u);
-        if (device_time(b, h, c, &u, &t[i]))
+        if (device_time(b, h, c, &u, TIME_CASE, &t[i]))
             r->status = 2;
         else if (verify(b, c, &u, &r->first_bad))
             r->status = 3;
@@ -450,13 +499,15 @@ static void measure(bench *b, const handles *h, int c, size_t n, int reps, row *
         if (!r->status && verify(b, c, &u, &r->first_bad))
             r->status = 3;
     }
-    for (int i = 0; i <= reps && !r->status; ++i)   /* the floor: one warm-up, then reps */
-        if (device_time(b, h, -c - 1, &u, &copy[i ? i - 1 : 0]))
+    for (int i = 0; i <= reps && !r->status; ++i)   /* the floors, interleaved: one warm-up, then reps */
+        if (device_time(b, h, c, &u, TIME_COPY, &copy[i ? i - 1 : 0]) ||
+            device_time(b, h, c, &u, TIME_KCOPY, &kcopy[i ? i - 1 : 0]))
             r->status = 2;
     if (!r->status) {
         r->ms = bench_median(t, reps);
         r->host_ms = bench_median(host, reps);
         r->copy_ms = bench_median(copy, reps);
+        r->kcopy_ms = bench_median(kcopy, reps);
         r->seq_ms = bench_median(seq, reps);
     }
     bufs_free(&u);
@@ -561,7 +612,10 @@ static void print_row(FILE *f, const row *r, const int use[NPEERS], int csv)
                 fprintf(f, ",%.6f", r->peers[p].ms);
             else
                 fprintf(f, ",%s", r->peers[p].have ? "WRONG" : "");
-        fprintf(f, "\n");
+        if (r->status)
+            fprintf(f, ",\n");
+        else
+            fprintf(f, ",%.6f\n", r->kcopy_ms);
         return;
     }
     char n[16];
@@ -571,8 +625,9 @@ static void print_row(FILE *f, const row *r, const int use[NPEERS], int csv)
         fprintf(f, "  %s%s\n", why[r->status], r->status == 3 ? " (see stderr)" : "");
         return;
     }
-    fprintf(f, " %10.4f %10.4f %9.1f %10.4f %10.4f %7.2f %7.3f", r->ms, r->host_ms, (double)r->n / (r->ms * 1e3),
-            r->copy_ms, r->seq_ms, r->ms / r->copy_ms, r->ms / r->seq_ms);
+    fprintf(f, " %10.4f %10.4f %9.1f %10.4f %10.4f %10.4f %7.2f %7.2f %7.3f", r->ms, r->host_ms,
+            (double)r->n / (r->ms * 1e3), r->copy_ms, r->kcopy_ms, r->seq_ms, r->ms / r->copy_ms, r->ms / r->kcopy_ms,
+            r->ms / r->seq_ms);
     for (int p = 0; p < NPEERS; ++p) {
         if (!use[p])
             continue;
@@ -651,29 +706,34 @@ int main(int argc, char **argv)
            clscan_version_string(), b.name, b.vendor, b.platform_index, b.device_index, b.driver, date);
     printf("# medians of %d runs after a warm-up; device time: a marker's end to the last command's end\n", o.reps);
     printf("# seq: the sequential loop built with %s\n", bench_seq_build);
-    printf("%-15s %5s %10s %10s %9s %10s %10s %7s %7s", "case", "n", "ms", "host_ms", "Mkeys/s", "copy_ms", "seq_ms",
-           "x_copy", "x_seq");
+    printf("%-15s %5s %10s %10s %9s %10s %10s %10s %7s %7s %7s", "case", "n", "ms", "host_ms", "Mkeys/s", "copy_ms",
+           "kcopy_ms", "seq_ms", "x_copy", "x_kcopy", "x_seq");
     for (int p = 0; p < NPEERS; ++p)
         if (use[p])
             printf(" %7s_ms %7s", peer_names[p], p == PEER_BOOST ? "x_boost" : "x_cub");
     printf("\n");
     for (int i = 0; i < nrows; ++i)
         print_row(stdout, &rows[i], use, 0);
-    printf("# ms: clscan's device time; copy: clEnqueueCopyBuffer of the input's bytes (the floor); seq: the\n"
-           "# sequential loop on the host; x_copy, x_seq, x_PEER: ms / their time (below 1: clscan is faster)\n");
+    printf("# ms: clscan's device time; copy: clEnqueueCopyBuffer of the input's bytes (the floor); kcopy: a\n"
+           "# kernel copying them on every compute unit; seq: the sequential loop on the host;\n"
+           "# x_copy, x_kcopy, x_seq, x_PEER: ms / their time (below 1: clscan is faster)\n");
     if (o.csv) {
         FILE *f = fopen(o.csv, "w");
         if (!f) {
             fprintf(stderr, "clscan-bench-algos: cannot write %s\n", o.csv);
             all_ok = 0;
         } else {
-            fprintf(f, "# device: %s; %s\ncase,count,status,ms,host_ms,copy_ms,seq_ms,mkeys_per_s,boost_ms,cub_ms\n",
+            fprintf(f, "# device: %s; %s\ncase,count,status,ms,host_ms,copy_ms,seq_ms,mkeys_per_s,boost_ms,cub_ms,"
+                    "kcopy_ms\n",
                     b.name, date);
             for (int i = 0; i < nrows; ++i)
                 print_row(f, &rows[i], use, 1);
             fclose(f);
         }
     }
+    clReleaseKernel(b.kcopy16);
+    clReleaseKernel(b.kcopy4);
+    clReleaseProgram(b.kcopy_program);
     clReleaseCommandQueue(b.queue);
     clReleaseContext(b.context);
     clscan_cache_clear();
