@@ -12,6 +12,11 @@
  *   sort-u32-pairs-desc  the same in descending order, still stable (CUB's SortPairsDescending)
  *   sort-f32         random finite floats of both signs (no zeros, no NaNs: every peer's order
  *                    agrees on them)
+ *   segsort-u32      random cl_uint keys in segments of random lengths 1 ... 1000 (about n / 500
+ *                    segments: 10^5 at 2^26), each sorted on its own; the segments are given as
+ *                    the nsegments + 1 uint32 offsets (CSR's row_ptr)
+ *   sort-u8, sort-u16  random 8- and 16-bit keys (cl_uchar, cl_ushort: 1 and 2 bytes a key on the
+ *                    device, held widened to uint32 on the host)
  * Selection (clscan's predicates, partition, unique, reduce_by_key):
  *   select-if        random cl_uint, kept when even (a predicate, no flags): about half
  *   partition        the same predicate, stable: the even ones, then the odd ones, in order
@@ -37,12 +42,14 @@
 #endif
 
 enum { ALG_COMPACT50, ALG_COMPACT1, ALG_BUCKET, ALG_SORT_U32, ALG_SORT_PAIRS, ALG_SORT_F32, ALG_SORT_PAIRS_DESC,
-       ALG_SELECT_IF, ALG_PARTITION, ALG_UNIQUE, ALG_REDUCE_BY_KEY, ALG_NCASES };
+       ALG_SELECT_IF, ALG_PARTITION, ALG_UNIQUE, ALG_REDUCE_BY_KEY, ALG_SEGSORT_U32, ALG_SORT_U8, ALG_SORT_U16,
+       ALG_NCASES };
 
 static const char *const alg_case_names[ALG_NCASES] = {"compact-50", "compact-1", "bucket-65536",
                                                         "sort-u32", "sort-u32-pairs", "sort-f32",
                                                         "sort-u32-pairs-desc", "select-if", "partition",
-                                                        "unique", "reduce-by-key"};
+                                                        "unique", "reduce-by-key", "segsort-u32", "sort-u8",
+                                                        "sort-u16"};
 #define ALG_NBUCKETS 65536u
 
 static int alg_case_find(const char *name)
@@ -58,11 +65,55 @@ static int alg_has_values(int c)
     return c == ALG_BUCKET || c == ALG_SORT_PAIRS || c == ALG_SORT_PAIRS_DESC || c == ALG_REDUCE_BY_KEY;
 }
 static int alg_is_compaction(int c) { return c == ALG_COMPACT50 || c == ALG_COMPACT1; }
+/* Whether the call writes a count (of the kept elements, the runs, or the kept ones first). */
+static int alg_writes_count(int c)
+{
+    return alg_is_compaction(c) || c == ALG_SELECT_IF || c == ALG_PARTITION || c == ALG_UNIQUE || c == ALG_REDUCE_BY_KEY;
+}
 
-/* Bytes a copy of the input moves (the floor): elements and flags, or keys and values. */
+/* Bytes of one key on the device (the host holds every key as a uint32). */
+static size_t alg_key_size(int c) { return c == ALG_SORT_U8 ? 1 : c == ALG_SORT_U16 ? 2 : 4; }
+
+/* Bytes a copy of the input moves (the floor): elements and flags, or keys and values (the
+ * segmented sort: its keys; the offsets are about a 500th of them). */
 static size_t alg_input_bytes(int c, size_t n)
 {
-    return alg_is_compaction(c) ? n * 5 : n * (alg_has_values(c) ? 8 : 4);
+    return alg_is_compaction(c) ? n * 5 : n * (alg_key_size(c) + (alg_has_values(c) ? 4 : 0));
+}
+
+/* The keys as the device holds them: n keys of alg_key_size(c) bytes from or to the host's
+ * uint32 (narrow may be wide's memory only for 4-byte keys). */
+static void alg_pack(int c, size_t n, const uint32_t *wide, void *narrow)
+{
+    for (size_t i = 0; i < n; ++i) {
+        if (alg_key_size(c) == 1)
+            ((uint8_t *)narrow)[i] = (uint8_t)wide[i];
+        else if (alg_key_size(c) == 2)
+            ((uint16_t *)narrow)[i] = (uint16_t)wide[i];
+        else
+            ((uint32_t *)narrow)[i] = wide[i];
+    }
+}
+static void alg_unpack(int c, size_t n, const void *narrow, uint32_t *wide)
+{
+    for (size_t i = 0; i < n; ++i)
+        wide[i] = alg_key_size(c) == 1 ? ((const uint8_t *)narrow)[i]
+                  : alg_key_size(c) == 2 ? ((const uint16_t *)narrow)[i] : ((const uint32_t *)narrow)[i];
+}
+
+/* The segments of segsort-u32: lengths 1 ... 1000 at random, the last one cut at n.  Writes the
+ * nsegments + 1 offsets (offsets holds n + 1) and returns nsegments (0 for n 0). */
+static size_t alg_generate_segments(size_t n, uint32_t *offsets)
+{
+    uint64_t s = 0x5E650A7Eull ^ (uint64_t)n;
+    size_t k = 0, at = 0;
+    offsets[0] = 0;
+    while (at < n) {
+        const size_t len = 1 + (size_t)(sup_splitmix64(&s) % 1000u);
+        at = len < n - at ? at + len : n;
+        offsets[++k] = (uint32_t)at;
+    }
+    return k;
 }
 
 /* The selections' predicate (select-if, partition). */
@@ -97,6 +148,10 @@ static void alg_generate(int c, size_t n, uint32_t *keys, uint32_t *values, unsi
             keys[i] = (uint32_t)(r % ALG_NBUCKETS);
             values[i] = (uint32_t)(r >> 32);
             break;
+        case ALG_SORT_U8:
+        case ALG_SORT_U16:
+            keys[i] = (uint32_t)(r >> 7) & (c == ALG_SORT_U8 ? 0xffu : 0xffffu);
+            break;
         case ALG_SORT_F32: {
             /* +-(1 + 23 random mantissa bits) x 2^(-20 ... 20) */
             const uint32_t bits = ((uint32_t)(r >> 63) << 31) | ((uint32_t)(107 + (r >> 32) % 41) << 23) |
@@ -115,8 +170,9 @@ static void alg_generate(int c, size_t n, uint32_t *keys, uint32_t *values, unsi
 
 /* The sequential reference.  Compaction: out_keys gets the kept elements, returns their number.
  * Bucketing and sorts: a stable LSD radix sort (8-bit digits) of the keys (the 16 low bits for
- * bucketing; floats by their order bits; descending: the bits inverted), moving the values;
- * returns n.  tmp: 2n uint32. */
+ * bucketing, the 8 or 16 bits of the narrow keys; floats by their order bits; descending: the
+ * bits inverted), moving the values; the segmented sort: the same on each segment of offsets
+ * (nsegments + 1 offsets; NULL and 0 for the other cases); returns n.  tmp: 2n uint32. */
 static uint32_t alg_order_bits(int c, uint32_t k)
 {
     if (c == ALG_SORT_F32)
@@ -126,8 +182,35 @@ static uint32_t alg_order_bits(int c, uint32_t k)
     return k;
 }
 
+/* The LSD radix sort of n keys (and values, or NULL) in passes of 8 bits. */
+static void alg_radix_sort(int c, int passes, size_t n, const uint32_t *keys, const uint32_t *values,
+                           uint32_t *out_keys, uint32_t *out_values, uint32_t *tmp)
+{
+    uint32_t *ka = tmp, *va = tmp + n;
+    const uint32_t *sk = keys, *sv = values;
+    for (int p = 0; p < passes; ++p) {
+        /* the last pass writes the output */
+        uint32_t *dk = (passes - 1 - p) % 2 == 0 ? out_keys : ka;
+        uint32_t *dv = (passes - 1 - p) % 2 == 0 ? out_values : va;
+        size_t count[257] = {0};
+        for (size_t i = 0; i < n; ++i)
+            ++count[((alg_order_bits(c, sk[i]) >> (8 * p)) & 255u) + 1];
+        for (int d = 0; d < 256; ++d)
+            count[d + 1] += count[d];
+        for (size_t i = 0; i < n; ++i) {
+            const size_t q = count[(alg_order_bits(c, sk[i]) >> (8 * p)) & 255u]++;
+            dk[q] = sk[i];
+            if (sv)
+                dv[q] = sv[i];
+        }
+        sk = dk;
+        sv = sv ? dv : NULL;
+    }
+}
+
 static size_t alg_sequential(int c, size_t n, const uint32_t *keys, const uint32_t *values,
-                             const unsigned char *flags, uint32_t *out_keys, uint32_t *out_values, uint32_t *tmp)
+                             const unsigned char *flags, const uint32_t *offsets, size_t nsegments,
+                             uint32_t *out_keys, uint32_t *out_values, uint32_t *tmp)
 {
     if (alg_is_compaction(c)) {
         size_t m = 0;
@@ -160,27 +243,14 @@ static size_t alg_sequential(int c, size_t n, const uint32_t *keys, const uint32
         }
         return m;
     }
-    const int passes = c == ALG_BUCKET ? 2 : 4;
-    uint32_t *ka = tmp, *va = tmp + n;
-    const uint32_t *sk = keys, *sv = values;
-    for (int p = 0; p < passes; ++p) {
-        /* the last pass writes the output */
-        uint32_t *dk = (passes - 1 - p) % 2 == 0 ? out_keys : ka;
-        uint32_t *dv = (passes - 1 - p) % 2 == 0 ? out_values : va;
-        size_t count[257] = {0};
-        for (size_t i = 0; i < n; ++i)
-            ++count[((alg_order_bits(c, sk[i]) >> (8 * p)) & 255u) + 1];
-        for (int d = 0; d < 256; ++d)
-            count[d + 1] += count[d];
-        for (size_t i = 0; i < n; ++i) {
-            const size_t q = count[(alg_order_bits(c, sk[i]) >> (8 * p)) & 255u]++;
-            dk[q] = sk[i];
-            if (sv)
-                dv[q] = sv[i];
-        }
-        sk = dk;
-        sv = sv ? dv : NULL;
+    if (c == ALG_SEGSORT_U32) {
+        for (size_t s = 0; s < nsegments; ++s)
+            alg_radix_sort(c, 4, offsets[s + 1] - offsets[s], keys + offsets[s], NULL, out_keys + offsets[s],
+                           NULL, tmp);
+        return n;
     }
+    alg_radix_sort(c, c == ALG_BUCKET || c == ALG_SORT_U16 ? 2 : c == ALG_SORT_U8 ? 1 : 4, n, keys, values,
+                   out_keys, out_values, tmp);
     return n;
 }
 

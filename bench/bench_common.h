@@ -26,10 +26,11 @@
 #include "clscan.h"
 #include "support/inputs.h"
 
-/* The cases the peers also run come first (BENCH_NPEER_CASES); clscan-bench alone runs the
- * custom-operator and segmented cases after them, on the data of a peer case (see
- * clscan-bench.c): custom-float-sum-excl and custom-float-affine-incl re-express the built-ins as
- * custom operators; seg-float-sum-excl restarts at heads, key-int-max-incl where keys change. */
+/* The cases every peer runs come first (BENCH_NPEER_CASES); the custom-operator and segmented
+ * cases follow, on the data of a peer case (bench_base_case): custom-float-sum-excl and
+ * custom-float-affine-incl re-express the built-ins as custom operators (clscan alone);
+ * seg-float-sum-excl restarts at heads, key-int-max-incl where keys change (clscan, and CUB's
+ * scans by key: bench_peer_runs). */
 enum { BENCH_FSUM, BENCH_IMAX, BENCH_ILNZ, BENCH_FAFF, BENCH_DSUM, BENCH_NPEER_CASES,
        BENCH_CFSUM = BENCH_NPEER_CASES, BENCH_CFAFF, BENCH_SFSUM, BENCH_KIMAX, BENCH_NCASES };
 
@@ -47,6 +48,13 @@ static const clscan_type bench_case_type[BENCH_NCASES] = {CLSCAN_FLOAT, CLSCAN_I
 static const clscan_kind bench_case_kind[BENCH_NCASES] = {CLSCAN_EXCLUSIVE, CLSCAN_INCLUSIVE, CLSCAN_INCLUSIVE,
                                                           CLSCAN_INCLUSIVE, CLSCAN_EXCLUSIVE, CLSCAN_EXCLUSIVE,
                                                           CLSCAN_INCLUSIVE, CLSCAN_EXCLUSIVE, CLSCAN_INCLUSIVE};
+
+/* Whether a peer runs case c: every peer the first BENCH_NPEER_CASES; CUB (by_key non-zero) also
+ * the segmented cases, with its scans by key (the heads turned into keys on the host). */
+static inline int bench_peer_runs(int c, int by_key)
+{
+    return c < BENCH_NPEER_CASES || (by_key && (c == BENCH_SFSUM || c == BENCH_KIMAX));
+}
 
 /* The case with that name, or -1. */
 static inline int bench_case_find(const char *name)
@@ -96,6 +104,48 @@ static void bench_generate(int c, size_t n, void *out)
         default:
             break;
         }
+    }
+}
+
+/* The peer case whose data a case uses (the custom and segmented cases reuse a peer case's). */
+static inline int bench_base_case(int c)
+{
+    switch (c) {
+    case BENCH_CFSUM: case BENCH_SFSUM: return BENCH_FSUM;
+    case BENCH_CFAFF: return BENCH_FAFF;
+    case BENCH_KIMAX: return BENCH_IMAX;
+    default: return c;
+    }
+}
+
+/* Whether case c restarts at segments: by heads (seg-float-sum-excl) or by keys (key-int-max-incl). */
+static inline int bench_segmented_case(int c) { return c == BENCH_SFSUM || c == BENCH_KIMAX; }
+static inline int bench_by_key_case(int c) { return c == BENCH_KIMAX; }
+/* Bytes of one head flag (cl_uchar) or key (cl_uint). */
+static inline size_t bench_segs_esize(int c) { return bench_by_key_case(c) ? 4 : 1; }
+
+/* Segments of 1 ... 2048 elements (uniform lengths, mean about 1024): n heads (one byte each,
+ * 1 at a segment's first element) for seg-float-sum-excl, n uint32 keys (the segment's number,
+ * from 1) for key-int-max-incl.  keys, when not NULL, also gets the keys for a heads case: what a
+ * peer without head flags (CUB) scans by. */
+static inline void bench_generate_segments(int c, size_t n, void *out, uint32_t *keys)
+{
+    uint64_t s = 0x5E6A4E47ull ^ (uint64_t)n;
+    size_t left = 0;
+    uint32_t key = 0;
+    for (size_t i = 0; i < n; ++i) {
+        const int head = left == 0;
+        if (head) {
+            left = 1 + (size_t)(sup_splitmix64(&s) % 2048);
+            ++key;
+        }
+        --left;
+        if (bench_by_key_case(c))
+            ((uint32_t *)out)[i] = key;
+        else
+            ((unsigned char *)out)[i] = (unsigned char)head;
+        if (keys)
+            keys[i] = key;
     }
 }
 

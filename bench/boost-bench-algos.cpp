@@ -19,6 +19,8 @@
 //                          input into a temporary vector, then two copy_ifs)
 //   unique                 unique_copy
 //   reduce-by-key          reduce_by_key (plus, equal_to)
+//   sort-u8, sort-u16      sort (Boost's radix sort of uchar_, ushort_ keys), in place on a copy
+// (segsort-u32: Boost.Compute has no segmented sort; clscan-bench-algos does not ask for it.)
 // Device time: a marker before the call and one after it, on an in-order profiling queue: the
 // second marker's end minus the first one's end.  Boost's copy_if reads its count back to the
 // host, so its time includes that round trip; the sorts' calls return without waiting.  The copy
@@ -58,14 +60,27 @@ template <class F> static double device_ms(bc::command_queue &q, F f) { return m
 static void run(bc::command_queue &q, int c, size_t n, int reps)
 {
     bc::context ctx = q.get_context();
+    if (c == ALG_SEGSORT_U32) {
+        std::printf("# %s: Boost.Compute has no segmented sort\n", alg_case_names[c]);
+        return;
+    }
     std::vector<uint32_t> keys(n), values(n), ref_keys(n), ref_values(n), tmp(2 * n), got(n);
-    std::vector<unsigned char> flags(n);
+    std::vector<unsigned char> flags(n), narrow(n * 4);
     alg_generate(c, n, keys.data(), alg_has_values(c) ? values.data() : nullptr, flags.data());
     const size_t m = alg_sequential(c, n, keys.data(), alg_has_values(c) ? values.data() : nullptr, flags.data(),
-                                    ref_keys.data(), ref_values.data(), tmp.data());
+                                    nullptr, 0, ref_keys.data(), ref_values.data(), tmp.data());
+    const size_t kbytes = alg_key_size(c);   // sort-u8, sort-u16: 1 or 2 bytes a key on the device
     bc::vector<bc::uint_> k_in(n, ctx), v_in(n, ctx), k(n, ctx), v(n, ctx), idx(n, ctx);
     bc::vector<bc::uchar_> f(n, ctx);
     bc::vector<float> fk(c == ALG_SORT_F32 ? n : 1, ctx);
+    bc::vector<bc::uchar_> k8_in(c == ALG_SORT_U8 ? n : 1, ctx), k8(c == ALG_SORT_U8 ? n : 1, ctx);
+    bc::vector<bc::ushort_> k16_in(c == ALG_SORT_U16 ? n : 1, ctx), k16(c == ALG_SORT_U16 ? n : 1, ctx);
+    bc::buffer narrow_in = c == ALG_SORT_U8 ? k8_in.get_buffer() : k16_in.get_buffer();
+    bc::buffer narrow_out = c == ALG_SORT_U8 ? k8.get_buffer() : k16.get_buffer();
+    if (kbytes < 4) {
+        alg_pack(c, n, keys.data(), narrow.data());
+        q.enqueue_write_buffer(narrow_in, 0, n * kbytes, narrow.data());
+    }
     q.enqueue_write_buffer(k_in.get_buffer(), 0, n * 4, keys.data());
     q.enqueue_write_buffer(v_in.get_buffer(), 0, n * 4, values.data());
     q.enqueue_write_buffer(f.get_buffer(), 0, n, flags.data());
@@ -75,7 +90,9 @@ static void run(bc::command_queue &q, int c, size_t n, int reps)
     size_t kept = 0;
     // Untimed preparation (a fresh copy of the input for the in-place sorts), then the call.
     auto prepare = [&] {
-        if (c == ALG_SORT_F32)
+        if (kbytes < 4)
+            q.enqueue_copy_buffer(narrow_in, narrow_out, 0, 0, n * kbytes);
+        else if (c == ALG_SORT_F32)
             q.enqueue_copy_buffer(k_in.get_buffer(), fk.get_buffer(), 0, 0, n * 4);
         else if (!alg_is_compaction(c))
             q.enqueue_copy_buffer(k_in.get_buffer(), k.get_buffer(), 0, 0, n * 4);
@@ -100,6 +117,10 @@ static void run(bc::command_queue &q, int c, size_t n, int reps)
             kept = (size_t)(ends.first - k.begin());
         } else if (c == ALG_SORT_F32) {
             bc::sort(fk.begin(), fk.end(), q);
+        } else if (c == ALG_SORT_U8) {
+            bc::sort(k8.begin(), k8.end(), q);
+        } else if (c == ALG_SORT_U16) {
+            bc::sort(k16.begin(), k16.end(), q);
         } else if (c == ALG_SORT_PAIRS_DESC) {
             bc::stable_sort_by_key(k.begin(), k.end(), v.begin(), bc::greater<bc::uint_>(), q);
         } else if (alg_has_values(c)) {
@@ -113,9 +134,14 @@ static void run(bc::command_queue &q, int c, size_t n, int reps)
         size_t want = m;   // partition: the number of the kept ones, before the others
         for (size_t i = 0; i < n && c == ALG_PARTITION; ++i)
             want -= !alg_kept(keys[i]);
-        if ((alg_is_compaction(c) || c >= ALG_SELECT_IF) && kept != want)
+        if (alg_writes_count(c) && kept != want)
             ok = false;
-        q.enqueue_read_buffer(c == ALG_SORT_F32 ? fk.get_buffer() : k.get_buffer(), 0, m * 4, got.data());
+        if (kbytes < 4) {
+            q.enqueue_read_buffer(narrow_out, 0, m * kbytes, narrow.data());
+            alg_unpack(c, m, narrow.data(), got.data());
+        } else {
+            q.enqueue_read_buffer(c == ALG_SORT_F32 ? fk.get_buffer() : k.get_buffer(), 0, m * 4, got.data());
+        }
         size_t first;
         if (alg_check(m, got.data(), ref_keys.data(), &first))
             ok = false;

@@ -4,6 +4,7 @@
 #define _POSIX_C_SOURCE 200809L
 #include "clscan.h"
 #include "bench_algos.h"
+#include "bench_seq.h"
 #include "peer_launcher.h"
 
 #include <errno.h>
@@ -39,7 +40,7 @@ static void usage(FILE *f)
                "  --max=LOG2          largest count 2^LOG2 (default 26); counts go in steps of x4\n"
                "  --case=NAME[,NAME]  compact-50 compact-1 bucket-65536 sort-u32 sort-u32-pairs sort-f32\n"
                "                      sort-u32-pairs-desc select-if partition unique reduce-by-key\n"
-               "                      (default all)\n"
+               "                      segsort-u32 sort-u8 sort-u16 (default all)\n"
                "  --reps=N            timed runs per measurement after one warm-up (default 10)\n"
                "  --csv=FILE          also write the results as CSV\n"
                "  --boost=PROGRAM     run the Boost.Compute peer (bench/boost-bench-algos)\n"
@@ -126,6 +127,8 @@ typedef struct bench {
     cl_device_id device;
     cl_context context;
     cl_command_queue queue;   /* in order, profiling */
+    cl_program kcopy_program; /* the kernel copy (kcopy_ms) */
+    cl_kernel kcopy16, kcopy4;
     unsigned platform_index, device_index;
     char name[256], vendor[256], driver[256];
     cl_ulong max_alloc, global_mem;
@@ -159,6 +162,30 @@ static void find_indices(bench *b)
     }
 }
 
+/* The kernel copy, as clscan-bench's: one work-item per 16 bytes (per 4 when the size is not a
+ * multiple of 16), the work-group size left to the driver, so that every compute unit copies
+ * (PoCL's clEnqueueCopyBuffer is one thread's memcpy). */
+static const char kcopy_source[] =
+    "__kernel void kcopy16(__global const uint4 *src, __global uint4 *dst)\n"
+    "{ dst[get_global_id(0)] = src[get_global_id(0)]; }\n"
+    "__kernel void kcopy4(__global const uint *src, __global uint *dst)\n"
+    "{ dst[get_global_id(0)] = src[get_global_id(0)]; }\n";
+
+static int kcopy_build(bench *b)
+{
+    const char *src = kcopy_source;
+    cl_int err;
+    b->kcopy_program = clCreateProgramWithSource(b->context, 1, &src, NULL, &err);
+    if (cl_check(err, "clCreateProgramWithSource") ||
+        cl_check(clBuildProgram(b->kcopy_program, 1, &b->device, "", NULL, NULL), "clBuildProgram (kcopy)"))
+        return -1;
+    b->kcopy16 = clCreateKernel(b->kcopy_program, "kcopy16", &err);
+    if (cl_check(err, "clCreateKernel"))
+        return -1;
+    b->kcopy4 = clCreateKernel(b->kcopy_program, "kcopy4", &err);
+    return cl_check(err, "clCreateKernel") ? -1 : 0;
+}
+
 static int bench_open(bench *b, const char *spec)
 {
     memset(b, 0, sizeof *b);
@@ -180,7 +207,9 @@ static int bench_open(bench *b, const char *spec)
     if (cl_check(err, "clCreateContext"))
         return -1;
     b->queue = clCreateCommandQueue(b->context, b->device, CL_QUEUE_PROFILING_ENABLE, &err);
-    return cl_check(err, "clCreateCommandQueue") ? -1 : 0;
+    if (cl_check(err, "clCreateCommandQueue"))
+        return -1;
+    return kcopy_build(b);
 }
 
 static double wall_ms(void)
@@ -202,17 +231,20 @@ typedef struct handles {
 } handles;
 
 typedef struct bufs {
-    size_t n;
-    uint32_t *keys, *values, *ref_keys, *ref_values, *got, *tmp;
+    size_t n, nsegments;
+    uint32_t *keys, *values, *ref_keys, *ref_values, *seq_keys, *seq_values, *got, *tmp, *offsets;
     unsigned char *flags;
+    void *narrow;             /* keys at their device width (sort-u8, sort-u16) */
     size_t ref_count;
-    cl_mem in_keys, in_values, in_flags, out_keys, out_values, out_small, copy_src, copy_dst;
+    cl_mem in_keys, in_values, in_flags, in_offsets, out_keys, out_values, out_small, copy_src, copy_dst;
 } bufs;
 
 static void bufs_free(bufs *u)
 {
     free(u->keys), free(u->values), free(u->ref_keys), free(u->ref_values), free(u->got), free(u->tmp), free(u->flags);
-    cl_mem m[] = {u->in_keys, u->in_values, u->in_flags, u->out_keys, u->out_values, u->out_small, u->copy_src, u->copy_dst};
+    free(u->seq_keys), free(u->seq_values), free(u->offsets), free(u->narrow);
+    cl_mem m[] = {u->in_keys, u->in_values, u->in_flags, u->in_offsets, u->out_keys, u->out_values, u->out_small,
+                  u->copy_src, u->copy_dst};
     for (size_t i = 0; i < sizeof m / sizeof *m; ++i)
         if (m[i])
             clReleaseMemObject(m[i]);
@@ -243,20 +275,29 @@ static int bufs_alloc(bench *b, int c, size_t n, bufs *u)
     u->got = malloc((n + ALG_NBUCKETS + 1) * 4);
     u->tmp = malloc(2 * n * 4);
     u->flags = malloc(n);
-    if (!u->keys || !u->values || !u->ref_keys || !u->ref_values || !u->got || !u->tmp || !u->flags)
+    u->seq_keys = malloc(n * 4);
+    u->seq_values = malloc(n * 4);
+    u->offsets = malloc((n + 1) * 4);
+    u->narrow = malloc(n * 4);
+    if (!u->keys || !u->values || !u->ref_keys || !u->ref_values || !u->got || !u->tmp || !u->flags ||
+        !u->seq_keys || !u->seq_values || !u->offsets || !u->narrow)
         return -1;
     alg_generate(c, n, u->keys, alg_has_values(c) ? u->values : NULL, u->flags);
-    const size_t in_bytes = alg_input_bytes(c, n);
-    u->in_keys = device_buffer(b, n * 4, u->keys);
+    u->nsegments = c == ALG_SEGSORT_U32 ? alg_generate_segments(n, u->offsets) : 0;
+    const size_t in_bytes = alg_input_bytes(c, n), key_bytes = n * alg_key_size(c);
+    alg_pack(c, n, u->keys, u->narrow);
+    u->in_keys = device_buffer(b, key_bytes, u->narrow);
+    u->in_offsets = c == ALG_SEGSORT_U32 ? device_buffer(b, (u->nsegments + 1) * 4, u->offsets) : NULL;
     u->in_values = alg_has_values(c) ? device_buffer(b, n * 4, u->values) : NULL;
     u->in_flags = alg_is_compaction(c) ? device_buffer(b, n, u->flags) : NULL;
-    u->out_keys = device_buffer(b, n * 4, NULL);
+    u->out_keys = device_buffer(b, key_bytes, NULL);
     u->out_values = alg_has_values(c) ? device_buffer(b, n * 4, NULL) : NULL;
     u->out_small = device_buffer(b, (ALG_NBUCKETS + 1) * 4, NULL);
     u->copy_src = device_buffer(b, in_bytes, NULL);
     u->copy_dst = device_buffer(b, in_bytes, NULL);
     if (!u->in_keys || (alg_has_values(c) && (!u->in_values || !u->out_values)) ||
-        (alg_is_compaction(c) && !u->in_flags) || !u->out_keys || !u->out_small || !u->copy_src || !u->copy_dst)
+        (alg_is_compaction(c) && !u->in_flags) || (c == ALG_SEGSORT_U32 && !u->in_offsets) || !u->out_keys ||
+        !u->out_small || !u->copy_src || !u->copy_dst)
         return -1;
     return 0;
 }
@@ -283,6 +324,9 @@ static cl_int enqueue_case(bench *b, const handles *h, int c, bufs *u, cl_event 
     else if (c == ALG_BUCKET)
         err = clscan_bucket_enqueue(h->bucketer, b->queue, u->in_keys, 0, u->in_values, 0, u->n, u->out_keys, 0,
                                     u->out_values, 0, u->out_small, 0, NULL, 0, 0, NULL, ev);
+    else if (c == ALG_SEGSORT_U32)
+        err = clscan_segmented_sort_enqueue(h->sorter, b->queue, u->in_keys, 0, u->out_keys, 0, NULL, 0, NULL, 0, u->n,
+                                            CLSCAN_UINT32, u->in_offsets, 0, u->nsegments, 0, NULL, ev);
     else
         err = clscan_sort_enqueue(h->sorter, b->queue, u->in_keys, 0, u->out_keys, 0, u->in_values, 0, u->out_values,
                                   0, u->n, 0, NULL, ev);
@@ -292,10 +336,10 @@ static cl_int enqueue_case(bench *b, const handles *h, int c, bufs *u, cl_event 
 }
 
 /* Fills the outputs with 0xff so that a run that writes nothing cannot pass. */
-static void poison(bench *b, bufs *u)
+static void poison(bench *b, int c, bufs *u)
 {
     const cl_uchar ff = 0xff;
-    clEnqueueFillBuffer(b->queue, u->out_keys, &ff, 1, 0, u->n ? u->n * 4 : 4, 0, NULL, NULL);
+    clEnqueueFillBuffer(b->queue, u->out_keys, &ff, 1, 0, u->n ? u->n * alg_key_size(c) : 4, 0, NULL, NULL);
     if (u->out_values)
         clEnqueueFillBuffer(b->queue, u->out_values, &ff, 1, 0, u->n * 4, 0, NULL, NULL);
     clEnqueueFillBuffer(b->queue, u->out_small, &ff, 1, 0, (ALG_NBUCKETS + 1) * 4, 0, NULL, NULL);
@@ -307,9 +351,10 @@ static int verify(bench *b, int c, bufs *u, size_t *first)
 {
     const size_t m = u->ref_count;
     *first = 0;
-    if (cl_check(clEnqueueReadBuffer(b->queue, u->out_keys, CL_TRUE, 0, m ? m * 4 : 4, u->got, 0, NULL, NULL),
-                 "clEnqueueReadBuffer"))
+    if (cl_check(clEnqueueReadBuffer(b->queue, u->out_keys, CL_TRUE, 0, m ? m * alg_key_size(c) : 4, u->narrow, 0,
+                                     NULL, NULL), "clEnqueueReadBuffer"))
         return 1;
+    alg_unpack(c, m, u->narrow, u->got);
     if (alg_check(m, u->got, u->ref_keys, first))
         return 1;
     if (u->out_values) {
@@ -317,7 +362,7 @@ static int verify(bench *b, int c, bufs *u, size_t *first)
         if (alg_check(m, u->got, u->ref_values, first))
             return 1;
     }
-    if (alg_is_compaction(c) || c >= ALG_SELECT_IF) {   /* the count: of all output, or the kept first */
+    if (alg_writes_count(c)) {   /* the count: of all output, or the kept first */
         cl_ulong kept = 0;
         size_t want = m;
         for (size_t i = 0; i < u->n && c == ALG_PARTITION; ++i)
@@ -340,16 +385,37 @@ static int verify(bench *b, int c, bufs *u, size_t *first)
     return 0;
 }
 
-/* Device time of one command chain: end of its last command minus the end of a marker
+/* The kernel copy of bytes from copy_src to copy_dst (the whole words of 4 bytes: a last 1 ... 3
+ * bytes are left out; below 4 bytes, clEnqueueCopyBuffer). */
+static cl_int enqueue_kcopy(bench *b, bufs *u, size_t bytes, cl_event *ev)
+{
+    cl_kernel k = bytes % 16 ? b->kcopy4 : b->kcopy16;
+    const size_t global = bytes % 16 ? bytes / 4 : bytes / 16;
+    if (global == 0)
+        return clEnqueueCopyBuffer(b->queue, u->copy_src, u->copy_dst, 0, 0, bytes, 0, NULL, ev);
+    cl_int err = clSetKernelArg(k, 0, sizeof(cl_mem), &u->copy_src);
+    if (err == CL_SUCCESS)
+        err = clSetKernelArg(k, 1, sizeof(cl_mem), &u->copy_dst);
+    if (err == CL_SUCCESS)
+        err = clEnqueueNDRangeKernel(b->queue, k, 1, NULL, &global, NULL, 0, NULL, ev);
+    cl_check(err, "the kernel copy");
+    return err;
+}
+
+enum { TIME_CASE, TIME_COPY, TIME_KCOPY };
+
+/* Device time of one command chain (what: case c's call, or a copy of its input's bytes by
+ * clEnqueueCopyBuffer or the kernel copy): end of its last command minus the end of a marker
  * enqueued just before (in-order queue: an upper bound of first start to last end). */
-static int device_time(bench *b, const handles *h, int c, bufs *u, double *ms)
+static int device_time(bench *b, const handles *h, int c, bufs *u, int what, double *ms)
 {
     cl_event marker = NULL, ev = NULL;
     if (cl_check(clEnqueueMarkerWithWaitList(b->queue, 0, NULL, &marker), "clEnqueueMarkerWithWaitList"))
         return -1;
-    cl_int err = c < 0 ? clEnqueueCopyBuffer(b->queue, u->copy_src, u->copy_dst, 0, 0, alg_input_bytes(-c - 1, u->n),
-                                             0, NULL, &ev)
-                       : enqueue_case(b, h, c, u, &ev);
+    const size_t bytes = alg_input_bytes(c, u->n);
+    cl_int err = what == TIME_COPY ? clEnqueueCopyBuffer(b->queue, u->copy_src, u->copy_dst, 0, 0, bytes, 0, NULL, &ev)
+                 : what == TIME_KCOPY ? enqueue_kcopy(b, u, bytes, &ev)
+                 : enqueue_case(b, h, c, u, &ev);
     clFinish(b->queue);
     cl_ulong m_end = 0, end = 0;
     if (err == CL_SUCCESS) {
@@ -366,35 +432,47 @@ static int device_time(bench *b, const handles *h, int c, bufs *u, double *ms)
 typedef struct peer { int have, ok; double ms; } peer;
 enum { PEER_BOOST, PEER_CUB, NPEERS };
 static const char *const peer_names[NPEERS] = {"boost", "cub"};
-/* The cases each peer implements. */
-static const int peer_ncases[NPEERS] = {ALG_NCASES, ALG_NCASES};
+/* Whether a peer implements case c: Boost.Compute has no segmented sort. */
+static int peer_runs(int p, int c) { return p == PEER_CUB || c != ALG_SEGSORT_U32; }
 
 typedef struct row {
     int c, log2;
     size_t n;
     int status;       /* 0 measured, 1 skipped, 2 error, 3 wrong */
     size_t first_bad;
-    double ms, host_ms, copy_ms, seq_ms;
+    double ms, host_ms, copy_ms, kcopy_ms, seq_ms;
     peer peers[NPEERS];
 } row;
 
 static void measure(bench *b, const handles *h, int c, size_t n, int reps, row *r)
 {
     bufs u;
-    double t[MAX_REPS], host[MAX_REPS], copy[MAX_REPS], seq[MAX_REPS];
+    double t[MAX_REPS], host[MAX_REPS], copy[MAX_REPS], kcopy[MAX_REPS], seq[MAX_REPS];
     if (bufs_alloc(b, c, n, &u)) {
         r->status = 2;
         bufs_free(&u);
         return;
     }
+    /* The reference (bench_algos.h, built like the rest), then the timed loop: the same code built
+     * with the seq flags (bench_seq.c), its result checked against the reference. */
+    const uint32_t *values = alg_has_values(c) ? u.values : NULL;
+    u.ref_count = alg_sequential(c, n, u.keys, values, u.flags, u.offsets, u.nsegments, u.ref_keys, u.ref_values,
+                                 u.tmp);
     for (int i = 0; i < reps; ++i) {
         const double t0 = wall_ms();
-        u.ref_count = alg_sequential(c, n, u.keys, alg_has_values(c) ? u.values : NULL, u.flags, u.ref_keys,
-                                     u.ref_values, u.tmp);
+        const size_t m = bench_seq_algos(c, n, u.keys, values, u.flags, u.offsets, u.nsegments, u.seq_keys,
+                                         u.seq_values, u.tmp);
         seq[i] = wall_ms() - t0;
+        size_t first;
+        if (m != u.ref_count || alg_check(m, u.seq_keys, u.ref_keys, &first) ||
+            (values && alg_check(m, u.seq_values, u.ref_values, &first))) {
+            fprintf(stderr, "clscan-bench-algos: %s: the timed sequential loop differs from the reference\n",
+                    alg_case_names[c]);
+            r->status = 2;
+        }
     }
     cl_event ev = NULL;
-    poison(b, &u);
+    poison(b, c, &u);
     if (enqueue_case(b, h, c, &u, &ev) || cl_check(clWaitForEvents(1, &ev), "clWaitForEvents")) {   /* warm-up */
         r->status = 2;
     } else if (verify(b, c, &u, &r->first_bad)) {
@@ -403,14 +481,14 @@ static void measure(bench *b, const handles *h, int c, size_t n, int reps, row *
     if (ev)
         clReleaseEvent(ev);
     for (int i = 0; i < reps && !r->status; ++i) {
-        poison(b, &u);
-        if (device_time(b, h, c, &u, &t[i]))
+        poison(b, c, &u);
+        if (device_time(b, h, c, &u, TIME_CASE, &t[i]))
             r->status = 2;
         else if (verify(b, c, &u, &r->first_bad))
             r->status = 3;
     }
     for (int i = 0; i < reps && !r->status; ++i) {
-        poison(b, &u);
+        poison(b, c, &u);
         const double t0 = wall_ms();
         ev = NULL;
         if (enqueue_case(b, h, c, &u, &ev) || clWaitForEvents(1, &ev) != CL_SUCCESS)
@@ -421,13 +499,15 @@ static void measure(bench *b, const handles *h, int c, size_t n, int reps, row *
         if (!r->status && verify(b, c, &u, &r->first_bad))
             r->status = 3;
     }
-    for (int i = 0; i <= reps && !r->status; ++i)   /* the floor: one warm-up, then reps */
-        if (device_time(b, h, -c - 1, &u, &copy[i ? i - 1 : 0]))
+    for (int i = 0; i <= reps && !r->status; ++i)   /* the floors, interleaved: one warm-up, then reps */
+        if (device_time(b, h, c, &u, TIME_COPY, &copy[i ? i - 1 : 0]) ||
+            device_time(b, h, c, &u, TIME_KCOPY, &kcopy[i ? i - 1 : 0]))
             r->status = 2;
     if (!r->status) {
         r->ms = bench_median(t, reps);
         r->host_ms = bench_median(host, reps);
         r->copy_ms = bench_median(copy, reps);
+        r->kcopy_ms = bench_median(kcopy, reps);
         r->seq_ms = bench_median(seq, reps);
     }
     bufs_free(&u);
@@ -448,7 +528,9 @@ static int make_handles(bench *b, int c, handles *h)
             h->plan = clscan_plan_create(b->context, b->device, CLSCAN_SUM, CLSCAN_UINT32, CLSCAN_INCLUSIVE, &err);
     } else if (c == ALG_BUCKET)
         h->bucketer = clscan_bucketer_create(b->context, b->device, ALG_NBUCKETS, 4, &err);
-    else if ((h->sorter = clscan_sorter_create(b->context, b->device, c == ALG_SORT_F32 ? CLSCAN_FLOAT : CLSCAN_UINT32,
+    else if ((h->sorter = clscan_sorter_create(b->context, b->device,
+                                               c == ALG_SORT_F32 ? CLSCAN_FLOAT : c == ALG_SORT_U8 ? CLSCAN_UINT8
+                                               : c == ALG_SORT_U16 ? CLSCAN_UINT16 : CLSCAN_UINT32,
                                                alg_has_values(c) ? 4 : 0, &err)) && c == ALG_SORT_PAIRS_DESC)
         err = clscan_sorter_set_descending(h->sorter, 1);
     if (err != CL_SUCCESS)
@@ -475,8 +557,8 @@ static void run_peer(bench *b, int p, const char *program, const options *o, row
     int k = snprintf(cmd, sizeof cmd, "'%s' --reps %d --min %d --max %d --cases ", program, o->reps, o->min_log2,
                      o->max_log2);
     int first = 1;
-    for (int c = 0; c < peer_ncases[p]; ++c)
-        if (o->cases[c]) {
+    for (int c = 0; c < ALG_NCASES; ++c)
+        if (o->cases[c] && peer_runs(p, c)) {
             k += snprintf(cmd + k, sizeof cmd - (size_t)k, "%s%s", first ? "" : ",", alg_case_names[c]);
             first = 0;
         }
@@ -530,7 +612,10 @@ static void print_row(FILE *f, const row *r, const int use[NPEERS], int csv)
                 fprintf(f, ",%.6f", r->peers[p].ms);
             else
                 fprintf(f, ",%s", r->peers[p].have ? "WRONG" : "");
-        fprintf(f, "\n");
+        if (r->status)
+            fprintf(f, ",\n");
+        else
+            fprintf(f, ",%.6f\n", r->kcopy_ms);
         return;
     }
     char n[16];
@@ -540,8 +625,9 @@ static void print_row(FILE *f, const row *r, const int use[NPEERS], int csv)
         fprintf(f, "  %s%s\n", why[r->status], r->status == 3 ? " (see stderr)" : "");
         return;
     }
-    fprintf(f, " %10.4f %10.4f %9.1f %10.4f %10.4f %7.2f %7.3f", r->ms, r->host_ms, (double)r->n / (r->ms * 1e3),
-            r->copy_ms, r->seq_ms, r->ms / r->copy_ms, r->ms / r->seq_ms);
+    fprintf(f, " %10.4f %10.4f %9.1f %10.4f %10.4f %10.4f %7.2f %7.2f %7.3f", r->ms, r->host_ms,
+            (double)r->n / (r->ms * 1e3), r->copy_ms, r->kcopy_ms, r->seq_ms, r->ms / r->copy_ms, r->ms / r->kcopy_ms,
+            r->ms / r->seq_ms);
     for (int p = 0; p < NPEERS; ++p) {
         if (!use[p])
             continue;
@@ -619,29 +705,35 @@ int main(int argc, char **argv)
     printf("# clscan-bench-algos, clscan %s; device: %s (%s), platform:device %u:%u; driver %s; %s\n",
            clscan_version_string(), b.name, b.vendor, b.platform_index, b.device_index, b.driver, date);
     printf("# medians of %d runs after a warm-up; device time: a marker's end to the last command's end\n", o.reps);
-    printf("%-15s %5s %10s %10s %9s %10s %10s %7s %7s", "case", "n", "ms", "host_ms", "Mkeys/s", "copy_ms", "seq_ms",
-           "x_copy", "x_seq");
+    printf("# seq: the sequential loop built with %s\n", bench_seq_build);
+    printf("%-15s %5s %10s %10s %9s %10s %10s %10s %7s %7s %7s", "case", "n", "ms", "host_ms", "Mkeys/s", "copy_ms",
+           "kcopy_ms", "seq_ms", "x_copy", "x_kcopy", "x_seq");
     for (int p = 0; p < NPEERS; ++p)
         if (use[p])
             printf(" %7s_ms %7s", peer_names[p], p == PEER_BOOST ? "x_boost" : "x_cub");
     printf("\n");
     for (int i = 0; i < nrows; ++i)
         print_row(stdout, &rows[i], use, 0);
-    printf("# ms: clscan's device time; copy: clEnqueueCopyBuffer of the input's bytes (the floor); seq: the\n"
-           "# sequential loop on the host; x_copy, x_seq, x_PEER: ms / their time (below 1: clscan is faster)\n");
+    printf("# ms: clscan's device time; copy: clEnqueueCopyBuffer of the input's bytes (the floor); kcopy: a\n"
+           "# kernel copying them on every compute unit; seq: the sequential loop on the host;\n"
+           "# x_copy, x_kcopy, x_seq, x_PEER: ms / their time (below 1: clscan is faster)\n");
     if (o.csv) {
         FILE *f = fopen(o.csv, "w");
         if (!f) {
             fprintf(stderr, "clscan-bench-algos: cannot write %s\n", o.csv);
             all_ok = 0;
         } else {
-            fprintf(f, "# device: %s; %s\ncase,count,status,ms,host_ms,copy_ms,seq_ms,mkeys_per_s,boost_ms,cub_ms\n",
+            fprintf(f, "# device: %s; %s\ncase,count,status,ms,host_ms,copy_ms,seq_ms,mkeys_per_s,boost_ms,cub_ms,"
+                    "kcopy_ms\n",
                     b.name, date);
             for (int i = 0; i < nrows; ++i)
                 print_row(f, &rows[i], use, 1);
             fclose(f);
         }
     }
+    clReleaseKernel(b.kcopy16);
+    clReleaseKernel(b.kcopy4);
+    clReleaseProgram(b.kcopy_program);
     clReleaseCommandQueue(b.queue);
     clReleaseContext(b.context);
     clscan_cache_clear();

@@ -4,6 +4,7 @@
 #define _POSIX_C_SOURCE 200809L
 #include "clscan.h"
 #include "bench_common.h"
+#include "bench_seq.h"
 #include "peer_launcher.h"
 #include "support/compare.h"
 #include "support/reference.h"
@@ -206,6 +207,8 @@ typedef struct bench {
     cl_context context;
     cl_command_queue queue;     /* in order, profiling */
     cl_mem tiny;                /* 4 bytes: the fence when markers have no timestamps */
+    cl_program kcopy_program;   /* the kernel copy (kcopy) */
+    cl_kernel kcopy16, kcopy4;
     int fence_is_fill;
     int no_hold;                /* --no-hold: no user event before the fence */
     clscan_algorithm algorithm; /* --algorithm */
@@ -253,6 +256,32 @@ static void find_indices(bench *b)
     free(ps);
 }
 
+/* The kernel copy: one work-item per 16 bytes (a uint4; per 4 bytes when the size is not a
+ * multiple of 16), the work-group size left to the driver, so that every compute unit copies.
+ * On CPUs clEnqueueCopyBuffer may be one thread's memcpy (PoCL's is): this is the copy a
+ * data-parallel kernel can reach, the fairer floor for a scan there. */
+static const char kcopy_source[] =
+    "__kernel void kcopy16(__global const uint4 *src, __global uint4 *dst)\n"
+    "{ dst[get_global_id(0)] = src[get_global_id(0)]; }\n"
+    "__kernel void kcopy4(__global const uint *src, __global uint *dst)\n"
+    "{ dst[get_global_id(0)] = src[get_global_id(0)]; }\n";
+
+static int kcopy_build(bench *b)
+{
+    const char *src = kcopy_source;
+    cl_int err;
+    b->kcopy_program = clCreateProgramWithSource(b->context, 1, &src, NULL, &err);
+    if (cl_check(err, "clCreateProgramWithSource"))
+        return -1;
+    if (cl_check(clBuildProgram(b->kcopy_program, 1, &b->device, "", NULL, NULL), "clBuildProgram (kcopy)"))
+        return -1;
+    b->kcopy16 = clCreateKernel(b->kcopy_program, "kcopy16", &err);
+    if (cl_check(err, "clCreateKernel"))
+        return -1;
+    b->kcopy4 = clCreateKernel(b->kcopy_program, "kcopy4", &err);
+    return cl_check(err, "clCreateKernel") ? -1 : 0;
+}
+
 static int bench_open(bench *b, const char *spec)
 {
     memset(b, 0, sizeof *b);
@@ -286,11 +315,14 @@ static int bench_open(bench *b, const char *spec)
     b->tiny = clCreateBuffer(b->context, CL_MEM_READ_WRITE, 4, NULL, &err);
     if (cl_check(err, "clCreateBuffer"))
         return -1;
-    return 0;
+    return kcopy_build(b);
 }
 
 static void bench_close(bench *b)
 {
+    if (b->kcopy16) clReleaseKernel(b->kcopy16);
+    if (b->kcopy4) clReleaseKernel(b->kcopy4);
+    if (b->kcopy_program) clReleaseProgram(b->kcopy_program);
     if (b->tiny) clReleaseMemObject(b->tiny);
     if (b->queue) clReleaseCommandQueue(b->queue);
     if (b->context) clReleaseContext(b->context);
@@ -307,13 +339,14 @@ static double wall_ms(void)
 }
 
 /* What is timed: a scan of plan (segmented by heads or keys when segs is non-NULL), or (plan
- * NULL) a copy of bytes from src to dst. */
+ * NULL) a copy of bytes from src to dst: clEnqueueCopyBuffer, or the kernel copy with kernel. */
 typedef struct work {
     clscan_plan *plan;
     cl_mem src, dst;
     size_t count, bytes;
     cl_mem segs;
     int by_key;
+    int kernel;
 } work;
 
 static cl_int enqueue_work(bench *b, const work *w, cl_event *ev)
@@ -331,6 +364,16 @@ static cl_int enqueue_work(bench *b, const work *w, cl_event *ev)
         if (err != CL_SUCCESS)
             fprintf(stderr, "clscan-bench: clscan_enqueue: %s\n", clscan_last_error());
         return err;
+    }
+    if (w->kernel) {
+        cl_kernel k = w->bytes % 16 ? b->kcopy4 : b->kcopy16;
+        const size_t global = w->bytes % 16 ? w->bytes / 4 : w->bytes / 16;
+        cl_int err = clSetKernelArg(k, 0, sizeof(cl_mem), &w->src);
+        if (err == CL_SUCCESS)
+            err = clSetKernelArg(k, 1, sizeof(cl_mem), &w->dst);
+        if (err == CL_SUCCESS)
+            err = clEnqueueNDRangeKernel(b->queue, k, 1, NULL, &global, NULL, 0, NULL, ev);
+        return cl_check(err, "the kernel copy");
     }
     return cl_check(clEnqueueCopyBuffer(b->queue, w->src, w->dst, 0, 0, w->bytes, 0, NULL, ev),
                     "clEnqueueCopyBuffer");
@@ -420,7 +463,7 @@ typedef struct row {
     const char *why;         /* for skipped/error */
     int ok;                  /* all clscan results right */
     size_t bad, first_bad;
-    double dev_ms, own_ms, host_ms, copy_ms, copy_own_ms, seq_ms;
+    double dev_ms, own_ms, host_ms, copy_ms, copy_own_ms, kcopy_ms, kcopy_own_ms, seq_ms;
     size_t wg, items;
     peer_result peer[NPEERS];
 } row;
@@ -433,47 +476,11 @@ typedef struct buffers {
 
 /* ---- The custom-operator and segmented cases -------------------------------------------- */
 
-/* The peer case whose data a case uses. */
-static int base_case(int c)
-{
-    switch (c) {
-    case BENCH_CFSUM: case BENCH_SFSUM: return BENCH_FSUM;
-    case BENCH_CFAFF: return BENCH_FAFF;
-    case BENCH_KIMAX: return BENCH_IMAX;
-    default: return c;
-    }
-}
-
-static int segmented_case(int c) { return c == BENCH_SFSUM || c == BENCH_KIMAX; }
-
-/* Segments of 1 ... 2048 elements (uniform lengths, mean about 1024): heads for seg-float-sum-excl,
- * keys (the segment's number) for key-int-max-incl. */
-static void generate_segments(int c, size_t n, void *out)
-{
-    uint64_t s = 0x5E6A4E47ull ^ (uint64_t)n;
-    size_t left = 0;
-    cl_uint key = 0;
-    for (size_t i = 0; i < n; ++i) {
-        const int head = left == 0;
-        if (head) {
-            left = 1 + (size_t)(sup_splitmix64(&s) % 2048);
-            ++key;
-        }
-        --left;
-        if (c == BENCH_KIMAX)
-            ((cl_uint *)out)[i] = key;
-        else
-            ((cl_uchar *)out)[i] = (cl_uchar)head;
-    }
-}
-
-static size_t segs_esize(int c) { return c == BENCH_KIMAX ? sizeof(cl_uint) : sizeof(cl_uchar); }
-
 /* The sequential loop of case c (the reference): segmented cases run the base case's loop on
  * each segment. */
 static void sequential(int c, size_t n, const buffers *u, void *out)
 {
-    if (segmented_case(c))
+    if (bench_segmented_case(c))
         sup_reference_segmented(bench_case_op[c], bench_case_type[c], bench_case_kind[c],
                                 c == BENCH_KIMAX ? SUP_KEYS32 : SUP_HEADS, u->segs_host, u->in, out, n);
     else
@@ -523,14 +530,14 @@ static int buffers_alloc(bench *b, int c, size_t count, buffers *u)
         fprintf(stderr, "clscan-bench: out of host memory for %zu bytes\n", bytes);
         return -1;
     }
-    bench_generate(base_case(c), count, u->in);
-    if (segmented_case(c)) {
-        if (!(u->segs_host = malloc(count * segs_esize(c)))) {
+    bench_generate(bench_base_case(c), count, u->in);
+    if (bench_segmented_case(c)) {
+        if (!(u->segs_host = malloc(count * bench_segs_esize(c)))) {
             fprintf(stderr, "clscan-bench: out of host memory for the segments\n");
             return -1;
         }
-        generate_segments(c, count, u->segs_host);
-        u->segs = clCreateBuffer(b->context, CL_MEM_READ_ONLY | CL_MEM_COPY_HOST_PTR, count * segs_esize(c),
+        bench_generate_segments(c, count, u->segs_host, NULL);
+        u->segs = clCreateBuffer(b->context, CL_MEM_READ_ONLY | CL_MEM_COPY_HOST_PTR, count * bench_segs_esize(c),
                                  u->segs_host, &err);
         if (cl_check(err, "clCreateBuffer"))
             return -1;
@@ -582,7 +589,7 @@ static cl_int verify(bench *b, int c, size_t count, buffers *u, row *r)
 static cl_int measure_scan(bench *b, clscan_plan *plan, int c, size_t count, int reps, buffers *u, row *r)
 {
     const size_t bytes = count * bench_case_esize[c];
-    work w = {plan, u->src, u->dst, count, bytes, u->segs, c == BENCH_KIMAX};
+    work w = {plan, u->src, u->dst, count, bytes, u->segs, c == BENCH_KIMAX, 0};
     double span[MAX_REPS], own[MAX_REPS], host[MAX_REPS];
     cl_event ev = NULL;
     cl_int err;
@@ -619,31 +626,57 @@ static cl_int measure_scan(bench *b, clscan_plan *plan, int c, size_t count, int
     return CL_SUCCESS;
 }
 
+/* The copies of the scan's bytes: clEnqueueCopyBuffer (copy_ms) and the kernel copy (kcopy_ms),
+ * interleaved run by run, so that both see the same machine (others' builds on a shared CPU).
+ * The kernel copy's first result is checked (read back and compared with the input). */
 static cl_int measure_copy(bench *b, size_t bytes, int reps, buffers *u, row *r)
 {
-    work w = {NULL, u->src, u->dst, 0, bytes, NULL, 0};
-    double span[MAX_REPS], own[MAX_REPS];
+    work w = {NULL, u->src, u->dst, 0, bytes, NULL, 0, 0}, k = w;
+    k.kernel = 1;
+    double span[MAX_REPS], own[MAX_REPS], kspan[MAX_REPS], kown[MAX_REPS];
     cl_int err;
+    if ((err = poison(b, u->dst, bytes)) || (err = device_time(b, &k, &kspan[0], &kown[0])))   /* warm-up */
+        return err;
+    if ((err = cl_check(clEnqueueReadBuffer(b->queue, u->dst, CL_TRUE, 0, bytes, u->out, 0, NULL, NULL),
+                        "clEnqueueReadBuffer")))
+        return err;
+    if (memcmp(u->out, u->in, bytes) != 0) {
+        fprintf(stderr, "clscan-bench: the kernel copy of %zu bytes is wrong\n", bytes);
+        return CL_INVALID_VALUE;
+    }
     if ((err = device_time(b, &w, &span[0], &own[0])))   /* warm-up */
         return err;
     for (int i = 0; i < reps; ++i)
-        if ((err = device_time(b, &w, &span[i], &own[i])))
+        if ((err = device_time(b, &w, &span[i], &own[i])) || (err = device_time(b, &k, &kspan[i], &kown[i])))
             return err;
     r->copy_ms = bench_median(span, reps);
     r->copy_own_ms = bench_median(own, reps);
+    r->kcopy_ms = bench_median(kspan, reps);
+    r->kcopy_own_ms = bench_median(kown, reps);
     return CL_SUCCESS;
 }
 
-static void measure_sequential(int c, size_t count, int reps, buffers *u, row *r)
+/* The reference (the support library's loop), then the timed loop: the same code built with the
+ * seq flags (bench_seq.c), its first result checked against the reference (-1 if it differs). */
+static int measure_sequential(int c, size_t count, int reps, buffers *u, row *r)
 {
     double t[MAX_REPS];
-    sequential(c, count, u, u->ref);     /* the reference, and the warm-up */
+    const sup_segments how = c == BENCH_KIMAX ? SUP_KEYS32 : SUP_HEADS;
+    const void *segs = bench_segmented_case(c) ? u->segs_host : NULL;
+    sequential(c, count, u, u->ref);
+    bench_seq_scan(bench_case_op[c], bench_case_type[c], bench_case_kind[c], how, segs, u->in, u->seq, count);
+    if (memcmp(u->seq, u->ref, count * bench_case_esize[c]) != 0) {
+        fprintf(stderr, "clscan-bench: %s: the timed sequential loop differs from the reference\n",
+                bench_case_names[c]);
+        return -1;
+    }
     for (int i = 0; i < reps; ++i) {
         const double t0 = wall_ms();
-        sequential(c, count, u, u->seq);
+        bench_seq_scan(bench_case_op[c], bench_case_type[c], bench_case_kind[c], how, segs, u->in, u->seq, count);
         t[i] = wall_ms() - t0;
     }
     r->seq_ms = bench_median(t, reps);
+    return 0;
 }
 
 /* The custom operators: the built-in float SUM and AFFINE written as clscan_custom. */
@@ -689,6 +722,7 @@ static void print_header(FILE *f, const char *prefix, const bench *b, int argc, 
             b->version, b->fp64 ? "yes" : "no", (unsigned long long)(b->max_alloc >> 20),
             (unsigned long long)(b->global_mem >> 20));
     fprintf(f, "%sdate: %s\n", prefix, date);
+    fprintf(f, "%sseq: the sequential loop built with %s\n", prefix, bench_seq_build);
     fprintf(f, "%scommand:", prefix);
     for (int i = 0; i < argc; ++i)
         fprintf(f, " %s", argv[i]);
@@ -712,9 +746,10 @@ static void print_row(FILE *f, const row *r, const int use_peer[NPEERS])
         fprintf(f, "  WRONG: %zu of %zu elements differ, the first at %zu\n", r->bad, r->count, r->first_bad);
         return;
     }
-    fprintf(f, " %10.4f %10.4f %8.2f %10.4f %8.2f %10.4f %8.2f %7.2f %7.3f", r->dev_ms, r->host_ms,
-            gbs(r->bytes, r->dev_ms), r->copy_ms, gbs(r->bytes, r->copy_ms), r->seq_ms,
-            gbs(r->bytes, r->seq_ms), r->dev_ms / r->copy_ms, r->dev_ms / r->seq_ms);
+    fprintf(f, " %10.4f %10.4f %8.2f %10.4f %8.2f %10.4f %8.2f %10.4f %8.2f %7.2f %7.2f %7.3f", r->dev_ms,
+            r->host_ms, gbs(r->bytes, r->dev_ms), r->copy_ms, gbs(r->bytes, r->copy_ms), r->kcopy_ms,
+            gbs(r->bytes, r->kcopy_ms), r->seq_ms, gbs(r->bytes, r->seq_ms), r->dev_ms / r->copy_ms,
+            r->dev_ms / r->kcopy_ms, r->dev_ms / r->seq_ms);
     for (int p = 0; p < NPEERS; ++p) {
         if (!use_peer[p])
             continue;
@@ -733,8 +768,8 @@ static void print_row(FILE *f, const row *r, const int use_peer[NPEERS])
 
 static void print_table_head(FILE *f, const int use_peer[NPEERS])
 {
-    fprintf(f, "%-24s %5s %10s %10s %8s %10s %8s %10s %8s %7s %7s", "case", "n", "scan_ms", "host_ms",
-            "GB/s", "copy_ms", "GB/s", "seq_ms", "GB/s", "x_copy", "x_seq");
+    fprintf(f, "%-24s %5s %10s %10s %8s %10s %8s %10s %8s %10s %8s %7s %7s %7s", "case", "n", "scan_ms", "host_ms",
+            "GB/s", "copy_ms", "GB/s", "kcopy_ms", "GB/s", "seq_ms", "GB/s", "x_copy", "x_kcopy", "x_seq");
     for (int p = 0; p < NPEERS; ++p)
         if (use_peer[p]) {
             char a[32], b2[32];
@@ -748,7 +783,8 @@ static void print_table_head(FILE *f, const int use_peer[NPEERS])
 static void csv_head(FILE *f)
 {
     fprintf(f, "case,count,bytes,status,clscan_ok,scan_ms,scan_last_kernel_ms,scan_host_ms,scan_gbs,"
-               "copy_ms,copy_own_ms,copy_gbs,seq_ms,seq_gbs,scan_per_copy,scan_per_seq,wg,items");
+               "copy_ms,copy_own_ms,copy_gbs,seq_ms,seq_gbs,scan_per_copy,scan_per_seq,kcopy_ms,kcopy_own_ms,"
+               "kcopy_gbs,scan_per_kcopy,wg,items");
     for (int p = 0; p < NPEERS; ++p)
         fprintf(f, ",%s_ok,%s_ms,%s_host_ms,%s_gbs,%s_copy_ms,scan_per_%s", peer_names[p], peer_names[p],
                 peer_names[p], peer_names[p], peer_names[p], peer_names[p]);
@@ -761,12 +797,12 @@ static void csv_row(FILE *f, const row *r)
     fprintf(f, "%s,%zu,%zu,%s,%s", bench_case_names[r->c], r->count, r->bytes, status,
             r->status ? "" : r->ok ? "yes" : "no");
     if (r->status || !r->ok) {
-        fprintf(f, ",,,,,,,,,,,,,");
+        fprintf(f, ",,,,,,,,,,,,,,,,,");
     } else {
-        fprintf(f, ",%.6f,%.6f,%.6f,%.3f,%.6f,%.6f,%.3f,%.6f,%.3f,%.4f,%.4f,%zu,%zu", r->dev_ms, r->own_ms,
-                r->host_ms, gbs(r->bytes, r->dev_ms), r->copy_ms, r->copy_own_ms, gbs(r->bytes, r->copy_ms),
-                r->seq_ms, gbs(r->bytes, r->seq_ms), r->dev_ms / r->copy_ms, r->dev_ms / r->seq_ms, r->wg,
-                r->items);
+        fprintf(f, ",%.6f,%.6f,%.6f,%.3f,%.6f,%.6f,%.3f,%.6f,%.3f,%.4f,%.4f,%.6f,%.6f,%.3f,%.4f,%zu,%zu", r->dev_ms,
+                r->own_ms, r->host_ms, gbs(r->bytes, r->dev_ms), r->copy_ms, r->copy_own_ms, gbs(r->bytes, r->copy_ms),
+                r->seq_ms, gbs(r->bytes, r->seq_ms), r->dev_ms / r->copy_ms, r->dev_ms / r->seq_ms, r->kcopy_ms,
+                r->kcopy_own_ms, gbs(r->bytes, r->kcopy_ms), r->dev_ms / r->kcopy_ms, r->wg, r->items);
     }
     for (int p = 0; p < NPEERS; ++p) {
         const peer_result *q = &r->peer[p];
@@ -799,7 +835,9 @@ static void run_peer(bench *b, int p, const char *program, const options *o, row
     k += (size_t)snprintf(cmd + k, sizeof cmd - k, " --reps %d --min %d --max %d --cases ", o->reps,
                           o->min_log2, o->max_log2);
     int first = 1;
-    for (int c = 0; c < BENCH_NPEER_CASES; ++c) {
+    for (int c = 0; c < BENCH_NCASES; ++c) {
+        if (!bench_peer_runs(c, p == PEER_CUB))
+            continue;
         int used = 0;
         for (int i = 0; i < nrows; ++i)
             used |= rows[i].c == c && rows[i].status == 0;
@@ -892,9 +930,11 @@ static int run_main(bench *b, const options *o, int argc, char **argv, FILE *csv
                 r->why = "cannot allocate the buffers";
             } else {
                 phase[1] = wall_ms();
-                measure_sequential(c, r->count, o->reps, &u, r);
+                if (measure_sequential(c, r->count, o->reps, &u, r))
+                    err = CL_INVALID_VALUE;   /* shown as an error row */
                 phase[2] = wall_ms();
-                if ((err = measure_scan(b, plan, c, r->count, o->reps, &u, r)) == CL_SUCCESS && r->ok)
+                if (err == CL_SUCCESS && (err = measure_scan(b, plan, c, r->count, o->reps, &u, r)) == CL_SUCCESS &&
+                    r->ok)
                     err = measure_copy(b, r->bytes, o->reps, &u, r);
                 phase[3] = wall_ms();
                 fprintf(stderr, "clscan-bench: %s 2^%d: %.1f s generating, %.1f s sequential, %.1f s scans "
@@ -926,8 +966,14 @@ static int run_main(bench *b, const options *o, int argc, char **argv, FILE *csv
     for (int i = 0; i < nrows; ++i)
         print_row(stdout, &rows[i], use_peer);
     printf("# scan_ms: clscan device time; host_ms: clscan_enqueue to clWaitForEvents; GB/s: 2 x bytes / time;\n"
-           "# copy: clEnqueueCopyBuffer of the same bytes; seq: the sequential loop on the host;\n"
-           "# x_copy, x_seq, x_PEER: scan_ms / their time (below 1: clscan is faster)\n");
+           "# copy: clEnqueueCopyBuffer of the same bytes; kcopy: a kernel copying them, one work-item per\n"
+           "# 16 bytes on every compute unit; seq: the sequential loop on the host;\n"
+           "# x_copy, x_kcopy, x_seq, x_PEER: scan_ms / their time (below 1: clscan is faster)\n");
+    if (use_peer[PEER_CUB])
+        for (int c = 0; c < BENCH_NCASES; ++c)
+            if (o->cases[c] && c == BENCH_SFSUM)
+                printf("# cub on %s: DeviceScan::ExclusiveSumByKey on keys made from the heads on the host "
+                       "(CUB has no scan by head flags)\n", bench_case_names[c]);
     if (csv) {
         print_header(csv, "# ", b, argc, argv, o->reps);
         csv_head(csv);

@@ -17,6 +17,9 @@
 //                          order from the end: the check reverses them back)
 //   unique                 cub::DeviceSelect::Unique
 //   reduce-by-key          cub::DeviceReduce::ReduceByKey (sum)
+//   segsort-u32            cub::DeviceSegmentedRadixSort::SortKeys (begin offsets: the offsets,
+//                          end offsets: the offsets from the second one)
+//   sort-u8, sort-u16      cub::DeviceRadixSort::SortKeys on uint8_t, uint16_t keys
 // Device time as in cub-bench: the stream is held by a 0.5 ms spin kernel while CUDA event 1,
 // the call and CUDA event 2 are enqueued; the time is event 2 - event 1.  The floor:
 // cudaMemcpyAsync device to device of the input's bytes, timed the same way.
@@ -95,7 +98,9 @@ static double median(std::vector<double> v) { return bench_median(v.data(), (int
 
 // The device buffers of one count.
 struct buffers {
-    uint32_t *k_in = nullptr, *v_in = nullptr, *k_out = nullptr, *v_out = nullptr;
+    uint32_t *k_in = nullptr, *v_in = nullptr, *k_out = nullptr, *v_out = nullptr;   // keys: alg_key_size bytes each
+    uint32_t *offsets = nullptr;   // segsort-u32: nsegments + 1
+    int nsegments = 0;
     unsigned char *flags = nullptr;
     int *selected = nullptr;
     void *temp = nullptr;
@@ -108,6 +113,7 @@ struct buffers {
         cudaFree(v_out);
         cudaFree(flags);
         cudaFree(selected);
+        cudaFree(offsets);
         cudaFree(temp);
     }
 };
@@ -146,6 +152,15 @@ static cudaError_t cub_call(int c, buffers &b, int n, cudaStream_t s)
     case ALG_SORT_F32:
         return cub::DeviceRadixSort::SortKeys(b.temp, b.temp_bytes, reinterpret_cast<const float *>(b.k_in),
                                               reinterpret_cast<float *>(b.k_out), n, 0, 32, s);
+    case ALG_SORT_U8:
+        return cub::DeviceRadixSort::SortKeys(b.temp, b.temp_bytes, reinterpret_cast<const uint8_t *>(b.k_in),
+                                              reinterpret_cast<uint8_t *>(b.k_out), n, 0, 8, s);
+    case ALG_SORT_U16:
+        return cub::DeviceRadixSort::SortKeys(b.temp, b.temp_bytes, reinterpret_cast<const uint16_t *>(b.k_in),
+                                              reinterpret_cast<uint16_t *>(b.k_out), n, 0, 16, s);
+    case ALG_SEGSORT_U32:
+        return cub::DeviceSegmentedRadixSort::SortKeys(b.temp, b.temp_bytes, b.k_in, b.k_out, n, b.nsegments,
+                                                       b.offsets, b.offsets + 1, 0, 32, s);
     default:
         return cub::DeviceRadixSort::SortKeys(b.temp, b.temp_bytes, b.k_in, b.k_out, n, 0, 32, s);
     }
@@ -153,11 +168,13 @@ static cudaError_t cub_call(int c, buffers &b, int n, cudaStream_t s)
 
 static void run(timer &tm, int c, size_t n, int reps)
 {
-    std::vector<uint32_t> keys(n), values(n), ref_keys(n), ref_values(n), tmp(2 * n), got(n);
-    std::vector<unsigned char> flags(n);
+    std::vector<uint32_t> keys(n), values(n), ref_keys(n), ref_values(n), tmp(2 * n), got(n), offsets(n + 1);
+    std::vector<unsigned char> flags(n), narrow(n * 4);
     alg_generate(c, n, keys.data(), alg_has_values(c) ? values.data() : nullptr, flags.data());
+    const size_t nsegments = c == ALG_SEGSORT_U32 ? alg_generate_segments(n, offsets.data()) : 0;
     const size_t m = alg_sequential(c, n, keys.data(), alg_has_values(c) ? values.data() : nullptr, flags.data(),
-                                    ref_keys.data(), ref_values.data(), tmp.data());
+                                    offsets.data(), nsegments, ref_keys.data(), ref_values.data(), tmp.data());
+    const size_t kbytes = alg_key_size(c);   // the device's keys: 1, 2 or 4 bytes
     bool ok = true;
     try {
         buffers b;
@@ -167,7 +184,13 @@ static void run(timer &tm, int c, size_t n, int reps)
         CK(cudaMalloc(&b.v_out, n * 4));
         CK(cudaMalloc(&b.flags, n));
         CK(cudaMalloc(&b.selected, sizeof(int)));
-        CK(cudaMemcpy(b.k_in, keys.data(), n * 4, cudaMemcpyHostToDevice));
+        alg_pack(c, n, keys.data(), narrow.data());
+        CK(cudaMemcpy(b.k_in, narrow.data(), n * kbytes, cudaMemcpyHostToDevice));
+        if (c == ALG_SEGSORT_U32) {
+            b.nsegments = (int)nsegments;
+            CK(cudaMalloc(&b.offsets, (nsegments + 1) * 4));
+            CK(cudaMemcpy(b.offsets, offsets.data(), (nsegments + 1) * 4, cudaMemcpyHostToDevice));
+        }
         CK(cudaMemcpy(b.v_in, values.data(), n * 4, cudaMemcpyHostToDevice));
         CK(cudaMemcpy(b.flags, flags.data(), n, cudaMemcpyHostToDevice));
         CK(cub_call(c, b, (int)n, tm.s));
@@ -183,14 +206,15 @@ static void run(timer &tm, int c, size_t n, int reps)
         if (c == ALG_PARTITION)
             kept = (size_t)std::count_if(keys.begin(), keys.end(), [](uint32_t x) { return alg_kept(x) != 0; });
         auto check = [&] {
-            if (alg_is_compaction(c) || c >= ALG_SELECT_IF) {
+            if (alg_writes_count(c)) {
                 int selected = -1;
                 CK(cudaMemcpy(&selected, b.selected, sizeof selected, cudaMemcpyDeviceToHost));
                 if ((size_t)selected != kept)
                     ok = false;
             }
             size_t first;
-            CK(cudaMemcpy(got.data(), b.k_out, m * 4, cudaMemcpyDeviceToHost));
+            CK(cudaMemcpy(narrow.data(), b.k_out, m * kbytes, cudaMemcpyDeviceToHost));
+            alg_unpack(c, m, narrow.data(), got.data());
             if (c == ALG_PARTITION)
                 std::reverse(got.begin() + (std::ptrdiff_t)kept, got.begin() + (std::ptrdiff_t)m);
             if (alg_check(m, got.data(), ref_keys.data(), &first))
@@ -217,7 +241,7 @@ static void run(timer &tm, int c, size_t n, int reps)
         }
         // The floor: the input's bytes (keys, and values or flags), from the inputs to the outputs.
         auto copy_call = [&] {
-            CK(cudaMemcpyAsync(b.k_out, b.k_in, n * 4, cudaMemcpyDeviceToDevice, tm.s));
+            CK(cudaMemcpyAsync(b.k_out, b.k_in, n * kbytes, cudaMemcpyDeviceToDevice, tm.s));
             if (alg_has_values(c))
                 CK(cudaMemcpyAsync(b.v_out, b.v_in, n * 4, cudaMemcpyDeviceToDevice, tm.s));
             else if (alg_is_compaction(c))

@@ -12,6 +12,11 @@
 // CUDA event 2, and the time is event 2 - event 1: the scan's kernels back to back, without the
 // host's launch time.  Host time: the call to cudaStreamSynchronize, without the hold.  The copy
 // floor: cudaMemcpyAsync device to device of the same bytes, timed like the scan.
+//
+// The segmented cases run CUB's scans by key (uint32 keys, bench_generate_segments' segments):
+// key-int-max-incl with InclusiveScanByKey on clscan's keys; seg-float-sum-excl, given to clscan
+// as head flags, with ExclusiveSumByKey on keys made from the heads on the host before timing
+// (CUB has no scan by head flags), checked against the reference restarted at the heads.
 #include <cub/cub.cuh>
 #include <cuda_runtime.h>
 
@@ -35,6 +40,9 @@
             throw std::runtime_error(std::string(#x) + ": " + cudaGetErrorString(e_));          \
     } while (0)
 
+struct KeyEqual {   // the segments: runs of equal keys
+    __device__ __host__ bool operator()(unsigned a, unsigned b) const { return a == b; }
+};
 struct MaxOp {
     __device__ __host__ int operator()(int a, int b) const { return a > b ? a : b; }
 };
@@ -100,16 +108,27 @@ struct timer {
 
 static double median(std::vector<double> v) { return bench_median(v.data(), (int)v.size()); }
 
-// One case at one count: scan(temp, temp_bytes, in, out, n, stream) is the CUB call.
+// One case at one count: scan(temp, temp_bytes, keys, in, out, n, stream) is the CUB call (keys:
+// the segments' uint32 keys for the segmented cases, else nullptr).
 template <class T, class Scan> static void run(timer &tm, int c, size_t n, int reps, Scan scan)
 {
     const size_t bytes = n * bench_case_esize[c];
     if (sizeof(T) != bench_case_esize[c])
         throw std::runtime_error("element size mismatch");
-    std::vector<unsigned char> in(bytes), ref(bytes), out(bytes);
-    bench_generate(c, n, in.data());
-    sup_reference(bench_case_op[c], bench_case_type[c], bench_case_kind[c], in.data(), ref.data(), n);
+    std::vector<unsigned char> in(bytes), ref(bytes), out(bytes), segs;
+    std::vector<unsigned> keys;
+    bench_generate(bench_base_case(c), n, in.data());
+    if (bench_segmented_case(c)) {   // clscan's heads or keys for the reference, keys for CUB
+        segs.resize(n * bench_segs_esize(c));
+        keys.resize(n);
+        bench_generate_segments(c, n, segs.data(), keys.data());
+        sup_reference_segmented(bench_case_op[c], bench_case_type[c], bench_case_kind[c],
+                                bench_by_key_case(c) ? SUP_KEYS32 : SUP_HEADS, segs.data(), in.data(), ref.data(), n);
+    } else {
+        sup_reference(bench_case_op[c], bench_case_type[c], bench_case_kind[c], in.data(), ref.data(), n);
+    }
     T *src = nullptr, *dst = nullptr;
+    unsigned *d_keys = nullptr;
     void *temp = nullptr;
     size_t temp_bytes = 0;
     bool ok = true;
@@ -117,9 +136,13 @@ template <class T, class Scan> static void run(timer &tm, int c, size_t n, int r
         CK(cudaMalloc(&src, bytes));
         CK(cudaMalloc(&dst, bytes));
         CK(cudaMemcpy(src, in.data(), bytes, cudaMemcpyHostToDevice));
-        CK(scan(nullptr, temp_bytes, src, dst, (int)n, tm.s));
+        if (!keys.empty()) {
+            CK(cudaMalloc(&d_keys, n * sizeof(unsigned)));
+            CK(cudaMemcpy(d_keys, keys.data(), n * sizeof(unsigned), cudaMemcpyHostToDevice));
+        }
+        CK(scan(nullptr, temp_bytes, d_keys, src, dst, (int)n, tm.s));
         CK(cudaMalloc(&temp, temp_bytes ? temp_bytes : 1));
-        auto call = [&] { CK(scan(temp, temp_bytes, src, dst, (int)n, tm.s)); };
+        auto call = [&] { CK(scan(temp, temp_bytes, d_keys, src, dst, (int)n, tm.s)); };
         auto poison = [&] {
             CK(cudaMemsetAsync(dst, 0xff, bytes, tm.s));
             CK(cudaStreamSynchronize(tm.s));
@@ -156,6 +179,7 @@ template <class T, class Scan> static void run(timer &tm, int c, size_t n, int r
     std::fflush(stdout);
     cudaFree(src);
     cudaFree(dst);
+    cudaFree(d_keys);
     cudaFree(temp);
 }
 
@@ -203,8 +227,9 @@ int main(int argc, char **argv)
         }
     }
     if (cases.empty())
-        for (int c = 0; c < BENCH_NPEER_CASES; ++c)
-            cases.push_back(c);
+        for (int c = 0; c < BENCH_NCASES; ++c)
+            if (bench_peer_runs(c, 1))
+                cases.push_back(c);
     try {
         int ndev = 0;
         CK(cudaGetDeviceCount(&ndev));
@@ -234,35 +259,56 @@ int main(int argc, char **argv)
                 const size_t n = (size_t)1 << lg, bytes = n * bench_case_esize[c];
                 size_t free_b = 0, total_b = 0;
                 CK(cudaMemGetInfo(&free_b, &total_b));
-                if (bytes / 2 * 5 > free_b / 4 * 3 || n > (size_t)INT32_MAX) {
+                const size_t keys_bytes = bench_segmented_case(c) ? n * sizeof(unsigned) : 0;
+                if ((bytes + keys_bytes) / 2 * 5 > free_b / 4 * 3 || n > (size_t)INT32_MAX) {
                     std::printf("# %s %zu skipped: too large for the device\n", bench_case_names[c], n);
                     continue;
                 }
                 switch (c) {
                 case BENCH_FSUM:
-                    run<float>(tm, c, n, reps, [](void *t, size_t &tb, float *x, float *y, int k, cudaStream_t s) {
+                    run<float>(tm, c, n, reps, [](void *t, size_t &tb, const unsigned *, float *x, float *y, int k,
+                                                  cudaStream_t s) {
                         return cub::DeviceScan::ExclusiveSum(t, tb, x, y, k, s);
                     });
                     break;
                 case BENCH_IMAX:
-                    run<int>(tm, c, n, reps, [](void *t, size_t &tb, int *x, int *y, int k, cudaStream_t s) {
+                    run<int>(tm, c, n, reps, [](void *t, size_t &tb, const unsigned *, int *x, int *y, int k,
+                                                cudaStream_t s) {
                         return cub::DeviceScan::InclusiveScan(t, tb, x, y, MaxOp(), k, s);
                     });
                     break;
                 case BENCH_ILNZ:
-                    run<int>(tm, c, n, reps, [](void *t, size_t &tb, int *x, int *y, int k, cudaStream_t s) {
+                    run<int>(tm, c, n, reps, [](void *t, size_t &tb, const unsigned *, int *x, int *y, int k,
+                                                cudaStream_t s) {
                         return cub::DeviceScan::InclusiveScan(t, tb, x, y, LastNonzeroOp(), k, s);
                     });
                     break;
                 case BENCH_FAFF:
-                    run<float2>(tm, c, n, reps, [](void *t, size_t &tb, float2 *x, float2 *y, int k, cudaStream_t s) {
+                    run<float2>(tm, c, n, reps, [](void *t, size_t &tb, const unsigned *, float2 *x, float2 *y, int k,
+                                                   cudaStream_t s) {
                         return cub::DeviceScan::InclusiveScan(t, tb, x, y, AffineOp(), k, s);
                     });
                     break;
                 case BENCH_DSUM:
-                    run<double>(tm, c, n, reps, [](void *t, size_t &tb, double *x, double *y, int k, cudaStream_t s) {
+                    run<double>(tm, c, n, reps, [](void *t, size_t &tb, const unsigned *, double *x, double *y, int k,
+                                                   cudaStream_t s) {
                         return cub::DeviceScan::ExclusiveSum(t, tb, x, y, k, s);
                     });
+                    break;
+                case BENCH_SFSUM:   // heads given as keys (CUB has no head flags)
+                    run<float>(tm, c, n, reps, [](void *t, size_t &tb, const unsigned *key, float *x, float *y, int k,
+                                                  cudaStream_t s) {
+                        return cub::DeviceScan::ExclusiveSumByKey(t, tb, key, x, y, k, KeyEqual(), s);
+                    });
+                    break;
+                case BENCH_KIMAX:
+                    run<int>(tm, c, n, reps, [](void *t, size_t &tb, const unsigned *key, int *x, int *y, int k,
+                                                cudaStream_t s) {
+                        return cub::DeviceScan::InclusiveScanByKey(t, tb, key, x, y, MaxOp(), k, KeyEqual(), s);
+                    });
+                    break;
+                default:
+                    std::printf("# %s: not a case of cub-bench\n", bench_case_names[c]);
                     break;
                 }
             }

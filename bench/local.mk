@@ -1,9 +1,27 @@
 # The benchmark (bench/README): built by make, never run by make check; 'make bench' runs it on
 # the default device (CLSCAN_DEVICE) with the peers that were built.  Extra options:
 #   make bench BENCH_ARGS="--max 24 --csv bench.csv"
+#
+# The timed sequential loops (the seq column): bench/bench_seq.c alone is compiled with
+# BENCH_SEQ_CFLAGS (configure: -O3 -march=native), placed after CFLAGS so that they win over the
+# build's -O2; the rule is written out because automake puts a target's own flags before CFLAGS.
+# The object links into clscan-bench and clscan-bench-algos, which print the command line.
+BENCH_SEQ_OBJ = bench/bench_seq.$(OBJEXT)
+BENCH_SEQ_DEPS = $(srcdir)/bench/bench_seq.c $(srcdir)/bench/bench_seq.h $(srcdir)/bench/bench_algos.h \
+	$(srcdir)/bench/bench_common.h $(srcdir)/support/reference.c $(srcdir)/support/reference.h \
+	$(srcdir)/support/names.h $(srcdir)/support/inputs.h $(srcdir)/include/clscan.h
+BENCH_SEQ_COMPILE = $(CC) $(DEFS) $(DEFAULT_INCLUDES) $(INCLUDES) $(AM_CPPFLAGS) -I$(srcdir)/bench -I$(srcdir) \
+	$(CPPFLAGS) $(AM_CFLAGS) $(CFLAGS) $(BENCH_SEQ_CFLAGS)
+$(BENCH_SEQ_OBJ): $(BENCH_SEQ_DEPS)
+	@$(MKDIR_P) bench
+	$(AM_V_CC)$(BENCH_SEQ_COMPILE) -DBENCH_SEQ_BUILD='"$(CC) $(CFLAGS) $(BENCH_SEQ_CFLAGS)"' \
+	  -c -o $@ $(srcdir)/bench/bench_seq.c
+CLEANFILES += $(BENCH_SEQ_OBJ)
+EXTRA_DIST += bench/bench_seq.c bench/bench_seq.h
+
 noinst_PROGRAMS += bench/clscan-bench
 bench_clscan_bench_SOURCES = bench/clscan-bench.c bench/bench_common.h bench/peer_launcher.h
-bench_clscan_bench_LDADD = support/libclscan_support.la lib/libclscan.la $(OPENCL_LIBS) -lm
+bench_clscan_bench_LDADD = $(BENCH_SEQ_OBJ) support/libclscan_support.la lib/libclscan.la $(OPENCL_LIBS) -lm
 EXTRA_DIST += bench/README bench/plot.sh
 # What the scan options cost: recurrences against pairs, reductions against scans, clscan_host's
 # paths ('make bench-options').
@@ -48,6 +66,7 @@ CUB_SUPPORT_FILES = $(srcdir)/support/names.c $(srcdir)/support/reference.c $(sr
 if ENABLE_CUB
 noinst_PROGRAMS += bench/cub-bench
 bench_cub_bench_SOURCES =
+bench_cub_bench_LDADD =   # not the tests' LDADD (libtool libraries and -pthread, which nvcc refuses)
 bench_cub_bench_DEPENDENCIES = $(srcdir)/bench/cub-bench.cu $(srcdir)/bench/bench_common.h $(CUB_SUPPORT_FILES)
 bench_cub_bench_LINK = $(NVCC) $(NVCCFLAGS) -arch=$(CUB_ARCH) -Xcompiler=-Wall,-Wextra \
 	$(CUB_INCLUDES) $(srcdir)/bench/cub-bench.cu $(CUB_SUPPORT_FILES) -o $@
@@ -65,7 +84,7 @@ bench: bench/clscan-bench$(EXEEXT) $(BENCH_PEERS)
 # DeviceRadixSort).  'make bench-algos' runs it with the peers that were built.
 noinst_PROGRAMS += bench/clscan-bench-algos
 bench_clscan_bench_algos_SOURCES = bench/clscan-bench-algos.c bench/bench_algos.h bench/bench_common.h bench/peer_launcher.h
-bench_clscan_bench_algos_LDADD = lib/libclscan.la $(OPENCL_LIBS) -lm
+bench_clscan_bench_algos_LDADD = $(BENCH_SEQ_OBJ) support/libclscan_support.la lib/libclscan.la $(OPENCL_LIBS) -lm
 BENCH_ALGOS_PEERS =
 BENCH_ALGOS_PEER_ARGS =
 if HAVE_BOOST_COMPUTE
@@ -80,6 +99,7 @@ endif
 if ENABLE_CUB
 noinst_PROGRAMS += bench/cub-bench-algos
 bench_cub_bench_algos_SOURCES =
+bench_cub_bench_algos_LDADD =
 bench_cub_bench_algos_DEPENDENCIES = $(srcdir)/bench/cub-bench-algos.cu $(srcdir)/bench/bench_algos.h \
 	$(srcdir)/bench/bench_common.h
 bench_cub_bench_algos_LINK = $(NVCC) $(NVCCFLAGS) -arch=$(CUB_ARCH) -Xcompiler=-Wall,-Wextra \
