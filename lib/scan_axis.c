@@ -181,6 +181,8 @@ CLSCAN_API cl_int clscan_enqueue_axis(clscan_plan *plan, cl_command_queue queue,
     int done = 0;
     cl_int err = clscan_scan_check_common(fn, plan, queue, rows && cols, num_events_in_wait_list, event_wait_list,
                                           &done);
+    if (err == CL_SUCCESS)
+        err = clscan_scan_check_no_transform(fn, plan);   /* the axis program applies none */
     if (err != CL_SUCCESS || done)
         return err != CL_SUCCESS ? err
                                  : clscan_scan_empty_marker(fn, queue, num_events_in_wait_list, event_wait_list, event);
@@ -261,6 +263,8 @@ CLSCAN_API cl_int clscan_enqueue_axis_totals(clscan_plan *plan, cl_command_queue
     /* Lines without elements still have totals (the neutral); no lines, nothing to write. */
     int done = 0;
     cl_int err = clscan_scan_check_common(fn, plan, queue, nlines, num_events_in_wait_list, event_wait_list, &done);
+    if (err == CL_SUCCESS)
+        err = clscan_scan_check_no_transform(fn, plan);
     if (err != CL_SUCCESS || done)
         return err != CL_SUCCESS ? err
                                  : clscan_scan_empty_marker(fn, queue, num_events_in_wait_list, event_wait_list, event);
@@ -268,9 +272,9 @@ CLSCAN_API cl_int clscan_enqueue_axis_totals(clscan_plan *plan, cl_command_queue
     if (ns == SIZE_MAX)
         return clscan_fail(CLSCAN_RANGE_OUT_OF_BOUNDS, "%s: %zu rows of pitch %zu overflow", fn, rows, src_row_pitch);
     clscan_range s, d;
-    if ((err = clscan_check_buffer(fn, plan->context, src, "src", 0, src_offset, ns, plan->src_size, &s)) !=
+    if ((err = clscan_check_buffer(fn, plan->context, src, "src", 0, src_offset, ns, plan->element_size, &s)) !=
             CL_SUCCESS ||
-        (err = clscan_check_buffer(fn, plan->context, dst, "dst", 1, dst_offset, nlines, plan->dst_size, &d)) !=
+        (err = clscan_check_buffer(fn, plan->context, dst, "dst", 1, dst_offset, nlines, plan->element_size, &d)) !=
             CL_SUCCESS ||
         (err = clscan_check_disjoint(fn, &s, "src", &d, "dst")) != CL_SUCCESS)
         return err;

@@ -387,6 +387,12 @@ START_TEST(buffers_are_checked_in_the_transformed_sizes)
     tu_expect_status(clscan_enqueue_segmented_offsets(plan, tu.queue, s_exact, 0, CLSCAN_UINT32, heads, 0, 1, d, 0, N,
                                                       NULL, 0, 0, NULL, NULL),
                      CLSCAN_TRANSFORM_NOT_SUPPORTED, "clscan_enqueue_segmented_offsets");
+    tu_expect_status(clscan_enqueue_axis(plan, tu.queue, CLSCAN_ALONG_COLUMNS, s_exact, 0, 10, d, 0, 10, 10, 10, 0,
+                                         NULL, NULL),
+                     CLSCAN_TRANSFORM_NOT_SUPPORTED, "clscan_enqueue_axis");
+    tu_expect_status(clscan_enqueue_axis_totals(plan, tu.queue, CLSCAN_ALONG_ROWS, s_exact, 0, 10, d, 0, 10, 10, 0,
+                                                NULL, NULL),
+                     CLSCAN_TRANSFORM_NOT_SUPPORTED, "clscan_enqueue_axis_totals");
     tu_read(tu.queue, d, sizeof got, got);
     ck_assert_msg(!memcmp(got, dst0, sizeof got), "a rejected call wrote dst");
     tu_read(tu.queue, d_short, sizeof got - 1, got);
