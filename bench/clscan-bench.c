@@ -629,25 +629,34 @@ static cl_int measure_scan(bench *b, clscan_plan *plan, int c, size_t count, int
 /* The copies of the scan's bytes: clEnqueueCopyBuffer (copy_ms) and the kernel copy (kcopy_ms),
  * interleaved run by run, so that both see the same machine (others' builds on a shared CPU).
  * The kernel copy's first result is checked (read back and compared with the input). */
+/* One timed copy under the scan's conditions: its destination filled before, read back and
+ * checked after (so a copy of bytes that fit the device's caches is not timed hotter than the
+ * scan, whose timed runs each follow a fill and a read-back). */
+static cl_int timed_copy(bench *b, const work *w, buffers *u, double *span, double *own)
+{
+    cl_int err;
+    if ((err = poison(b, u->dst, w->bytes)) || (err = device_time(b, w, span, own)) ||
+        (err = cl_check(clEnqueueReadBuffer(b->queue, u->dst, CL_TRUE, 0, w->bytes, u->out, 0, NULL, NULL),
+                        "clEnqueueReadBuffer")))
+        return err;
+    if (memcmp(u->out, u->in, w->bytes) != 0) {
+        fprintf(stderr, "clscan-bench: the %s copy of %zu bytes is wrong\n", w->kernel ? "kernel" : "buffer",
+                w->bytes);
+        return CL_INVALID_VALUE;
+    }
+    return CL_SUCCESS;
+}
+
 static cl_int measure_copy(bench *b, size_t bytes, int reps, buffers *u, row *r)
 {
     work w = {NULL, u->src, u->dst, 0, bytes, NULL, 0, 0}, k = w;
     k.kernel = 1;
     double span[MAX_REPS], own[MAX_REPS], kspan[MAX_REPS], kown[MAX_REPS];
     cl_int err;
-    if ((err = poison(b, u->dst, bytes)) || (err = device_time(b, &k, &kspan[0], &kown[0])))   /* warm-up */
-        return err;
-    if ((err = cl_check(clEnqueueReadBuffer(b->queue, u->dst, CL_TRUE, 0, bytes, u->out, 0, NULL, NULL),
-                        "clEnqueueReadBuffer")))
-        return err;
-    if (memcmp(u->out, u->in, bytes) != 0) {
-        fprintf(stderr, "clscan-bench: the kernel copy of %zu bytes is wrong\n", bytes);
-        return CL_INVALID_VALUE;
-    }
-    if ((err = device_time(b, &w, &span[0], &own[0])))   /* warm-up */
-        return err;
+    if ((err = timed_copy(b, &k, u, &kspan[0], &kown[0])) || (err = timed_copy(b, &w, u, &span[0], &own[0])))
+        return err;   /* warm-up */
     for (int i = 0; i < reps; ++i)
-        if ((err = device_time(b, &w, &span[i], &own[i])) || (err = device_time(b, &k, &kspan[i], &kown[i])))
+        if ((err = timed_copy(b, &w, u, &span[i], &own[i])) || (err = timed_copy(b, &k, u, &kspan[i], &kown[i])))
             return err;
     r->copy_ms = bench_median(span, reps);
     r->copy_own_ms = bench_median(own, reps);
@@ -967,7 +976,8 @@ static int run_main(bench *b, const options *o, int argc, char **argv, FILE *csv
         print_row(stdout, &rows[i], use_peer);
     printf("# scan_ms: clscan device time; host_ms: clscan_enqueue to clWaitForEvents; GB/s: 2 x bytes / time;\n"
            "# copy: clEnqueueCopyBuffer of the same bytes; kcopy: a kernel copying them, one work-item per\n"
-           "# 16 bytes on every compute unit; seq: the sequential loop on the host;\n"
+           "# 16 bytes on every compute unit (each timed run of a copy, as of a scan, after a fill of its\n"
+           "# destination and before its read-back); seq: the sequential loop on the host;\n"
            "# x_copy, x_kcopy, x_seq, x_PEER: scan_ms / their time (below 1: clscan is faster)\n");
     if (use_peer[PEER_CUB])
         for (int c = 0; c < BENCH_NCASES; ++c)
