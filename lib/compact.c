@@ -1,6 +1,8 @@
 /* Stream compaction: per-block counts of the set flags, one exclusive scan of the counts with
  * clscan (the block offsets, and the total at the end), then a stable scatter of the kept
- * elements or of their indices (cl/compact/). */
+ * elements or of their indices (cl/compact/).  The flags come from one of the flag sources
+ * (compact.h), each a program of its own: the caller's flags, a predicate or the runs of src,
+ * the latter two evaluated in the count and the scatter kernels instead of stored. */
 #include "compact.h"
 
 #include <stdio.h>
@@ -18,63 +20,75 @@ static void tuning(clscan_compactor *c)
         c->wg /= 2;
 }
 
+static void release_part(compact_part *p)
+{
+    cl_kernel kernels[] = {p->count, p->scatter, p->partition, p->flags_runs};
+    for (size_t i = 0; i < sizeof kernels / sizeof kernels[0]; ++i)
+        if (kernels[i])
+            clReleaseKernel(kernels[i]);
+    if (p->program)
+        clReleaseProgram(p->program);
+    *p = (compact_part){0};
+}
+
 static void release_parts(clscan_compactor *c)
 {
-    if (c->count) clReleaseKernel(c->count);
-    if (c->scatter) clReleaseKernel(c->scatter);
-    if (c->partition) clReleaseKernel(c->partition);
-    if (c->flags_runs) clReleaseKernel(c->flags_runs);
-    if (c->flags_if) clReleaseKernel(c->flags_if);
-    if (c->program) clReleaseProgram(c->program);
+    for (int s = 0; s < COMPACT_SOURCES; ++s)
+        release_part(&c->parts[s]);
     if (c->counts) clReleaseMemObject(c->counts);
     if (c->kept) clReleaseMemObject(c->kept);
-    if (c->flags) clReleaseMemObject(c->flags);
     if (c->last_use) clReleaseEvent(c->last_use);
     clscan_plan_release(c->scan);
 }
 
-/* The kernels of the compaction, of the selections built on it (cl/select/) and, with a
- * predicate, its flags. */
-static cl_int kernels(const char *fn, clscan_compactor *c, const char *scatter)
+/* The kernels of a flag source's program: the compaction's, the partition's and (the flags
+ * source's program, for runs.c) the flags of runs. */
+static cl_int kernels(const char *fn, clscan_compactor *c, compact_source from, compact_part *p)
 {
     struct { const char *name; cl_kernel *kernel; } k[] = {
-        {"clscan_compact_count", &c->count}, {scatter, &c->scatter}, {"clscan_select_partition", &c->partition},
-        {"clscan_select_flags_runs", &c->flags_runs}, {"clscan_select_flags_if", &c->flags_if}};
+        {"clscan_compact_count", &p->count},
+        {c->gpu ? "clscan_compact_scatter_block" : "clscan_compact_scatter_list", &p->scatter},
+        {c->gpu ? "clscan_select_partition_block" : "clscan_select_partition", &p->partition},
+        {"clscan_select_flags_runs", &p->flags_runs}};
     cl_int err = CL_SUCCESS;
-    for (size_t i = 0; i < (c->predicate ? 5u : 4u) && err == CL_SUCCESS; ++i)
-        err = clscan_kernel_create(fn, c->program, c->device, &c->info, k[i].name, c->wg, k[i].kernel);
+    for (size_t i = 0; i < (from == COMPACT_FROM_FLAGS ? 4u : 3u) && err == CL_SUCCESS; ++i)
+        err = clscan_kernel_create(fn, p->program, c->device, &c->info, k[i].name, p->wg, k[i].kernel);
     return err;
 }
 
-static cl_int build(const char *fn, clscan_compactor *c)
+/* Builds the program of flags from `from` into c->parts[from]; on failure the part stays empty. */
+static cl_int build(const char *fn, clscan_compactor *c, compact_source from)
 {
-    const char *files[] = {"compact/elements.cl", "common/wg_sum.cl",
+    static const char *const sources[] = {"select/from_flags.cl", "select/from_predicate.cl", "select/from_runs.cl"};
+    const char *files[] = {"compact/elements.cl", "common/wg_sum.cl", "select/index.cl", "select/runs.cl",
+                           sources[from],
                            c->gpu ? "compact/flags_bits.cl" : "compact/flags_loop.cl", "compact/count.cl",
                            c->gpu ? "compact/scatter_block.cl" : "compact/scatter_list.cl",
-                           "select/partition.cl", "select/index.cl", "select/runs.cl",
-                           c->predicate ? "select/flags_if.cl" : NULL,
+                           c->gpu ? "select/partition_block.cl" : "select/partition.cl",
                            NULL};
-    const char *scatter = c->gpu ? "clscan_compact_scatter_block" : "clscan_compact_scatter_list";
+    compact_part *p = &c->parts[from];
     const char *word;
     size_t words;
     algo_words(c->element_size, &word, &words);
+    p->wg = c->wg;
     cl_int err;
     for (;;) {
         char defines[256];
         snprintf(defines, sizeof defines, "-DCLSCAN_WG=%zu -DCLSCAN_ITEMS=%zu -DCLSCAN_WORD=%s -DCLSCAN_WORDS=%zu "
-                 "-DCLSCAN_SELECT_STRIDED=%d", c->wg, c->items, word, words, c->gpu);
-        err = clscan_program_get(fn, c->context, c->device, &c->info, &c->dev, c->predicate, files, defines,
-                                 &c->program);
+                 "-DCLSCAN_SELECT_STRIDED=%d -DCLSCAN_FLAGS_GIVEN=%d", p->wg, c->items, word, words, c->gpu,
+                 from == COMPACT_FROM_FLAGS);
+        err = clscan_program_get(fn, c->context, c->device, &c->info, &c->dev,
+                                 from == COMPACT_FROM_PREDICATE ? c->predicate : NULL, files, defines, &p->program);
         if (err == CL_SUCCESS)
-            err = kernels(fn, c, scatter);
-        if (err != CL_INVALID_WORK_GROUP_SIZE || c->wg == 1)
+            err = kernels(fn, c, from, p);
+        if (err == CL_SUCCESS)
+            return err;
+        const size_t wg = p->wg;
+        release_part(p);
+        if (err != CL_INVALID_WORK_GROUP_SIZE || wg == 1)
             return err;
         /* The kernels run fewer work-items on this device: halve the work-group. */
-        release_parts(c);
-        c->count = c->scatter = c->partition = c->flags_runs = c->flags_if = NULL;
-        c->program = NULL;
-        c->scan = NULL;
-        c->wg /= 2;
+        p->wg = wg / 2;
     }
 }
 
@@ -97,10 +111,12 @@ clscan_compactor *compact_create(const char *fn, cl_context context, cl_device_i
     c->device = device;
     c->element_size = element_size;
     c->predicate = predicate;
+    /* The program of the flags the handle is made for is built now (a predicate's errors show at
+     * creation); the others when first used. */
     if ((*err = clscan_check_device(fn, context, device, &c->info)) == CL_SUCCESS &&
         (*err = clscan_env_dev_options(fn, &c->dev)) == CL_SUCCESS) {
         tuning(c);
-        *err = build(fn, c);
+        *err = build(fn, c, predicate ? COMPACT_FROM_PREDICATE : COMPACT_FROM_FLAGS);
     }
     if (*err == CL_SUCCESS)
         c->scan = algo_count_plan(context, device, err);
@@ -170,43 +186,51 @@ static cl_int validate(const char *fn, clscan_compactor *c, cl_command_queue que
 
 static size_t ceil_div(size_t a, size_t b) { return a / b + (a % b != 0); }
 
-cl_int compact_reserve(clscan_compactor *c, size_t count, int flags)
+cl_int compact_reserve(const char *fn, clscan_compactor *c, compact_source from, size_t count)
 {
-    const size_t blocks = ceil_div(count, c->wg * c->items);
+    compact_part *p = &c->parts[from];
     cl_int err = CL_SUCCESS;
-    if (count && (err = clscan_scratch_grow(c->context, &c->counts, &c->counts_cap,
-                                            (blocks + 1) * sizeof(cl_uint))) != CL_SUCCESS)
+    if (count && !p->program && (err = build(fn, c, from)) != CL_SUCCESS)
         return err;
-    if (count && flags)
-        err = clscan_scratch_grow(c->context, &c->flags, &c->flags_cap, count + 1);
+    if (count && (err = clscan_scratch_grow(c->context, &c->counts, &c->counts_cap,
+                                            (ceil_div(count, p->wg * c->items) + 1) * sizeof(cl_uint))) != CL_SUCCESS)
+        return err;
     return err;
 }
 
-cl_int compact_flags_step(clscan_compactor *c, clscan_chain *ch, cl_kernel kernel, cl_mem src, size_t src_offset,
-                          size_t count, cl_mem flags)
+cl_int compact_flags_step(clscan_compactor *c, clscan_chain *ch, cl_mem src, size_t src_offset, size_t count,
+                          cl_mem flags)
 {
+    const compact_part *p = &c->parts[COMPACT_FROM_FLAGS];
     const cl_ulong so = src_offset, n = count;
+    cl_kernel kernel = p->flags_runs;
     cl_int err = CL_SUCCESS;
     ALGO_ARG_MEM(kernel, 0, src); ALGO_ARG(kernel, 1, so); ALGO_ARG(kernel, 2, n); ALGO_ARG_MEM(kernel, 3, flags);
     if (err != CL_SUCCESS)
         return clscan_fail(err, "clSetKernelArg failed: %s", clscan_error_string(err));
-    return clscan_chain_launch(ch, kernel, ceil_div(count, c->wg * c->items), c->wg, 1);
+    return clscan_chain_launch(ch, kernel, ceil_div(count, p->wg * c->items), p->wg, 1);
 }
 
 cl_int compact_steps(clscan_compactor *c, clscan_chain *ch, const compact_call *k, cl_uint *total)
 {
-    const size_t blocks = ceil_div(k->count, c->wg * c->items);
+    const compact_part *part = &c->parts[k->from];
+    const size_t wg = part->wg, blocks = ceil_div(k->count, wg * c->items);
     const cl_ulong n = k->count, fo = k->flags_offset, so = k->src_offset, dof = k->dst_offset, ko = k->kept_offset;
     const cl_uint nb = (cl_uint)blocks, indices = k->mode == COMPACT_INDICES;
-    cl_kernel kc = c->count, ks = k->mode == COMPACT_PARTITION ? c->partition : c->scatter;
+    cl_kernel kc = part->count, ks = k->mode == COMPACT_PARTITION ? part->partition : part->scatter;
     const cl_mem none = NULL, data = indices ? none : k->dst, idx = indices ? k->dst : none;
+    const cl_mem src = indices ? none : k->src, flags = k->from == COMPACT_FROM_FLAGS ? k->flags : none;
     const cl_ulong data_off = indices ? 0 : dof, idx_off = indices ? dof : 0;
     cl_int err = CL_SUCCESS;
-    /* Both kernels' arguments first, then the commands. */
-    ALGO_ARG_MEM(kc, 0, k->flags); ALGO_ARG(kc, 1, fo); ALGO_ARG(kc, 2, n); ALGO_ARG_MEM(kc, 3, c->counts);
-    ALGO_ARG(kc, 4, nb);
-    ALGO_ARG_MEM(ks, 0, k->src); ALGO_ARG(ks, 1, so); ALGO_ARG_MEM(ks, 2, k->flags); ALGO_ARG(ks, 3, fo);
-    ALGO_ARG(ks, 4, n); ALGO_ARG_MEM(ks, 5, data); ALGO_ARG(ks, 6, data_off);
+    /* Both kernels' arguments first, then the commands.  Both take the flag source's arguments
+     * (src, src_offset, flags, flags_offset) first. */
+    cl_kernel both[] = {kc, ks};
+    for (int i = 0; i < 2; ++i) {
+        ALGO_ARG_MEM(both[i], 0, src); ALGO_ARG(both[i], 1, so); ALGO_ARG_MEM(both[i], 2, flags);
+        ALGO_ARG(both[i], 3, fo); ALGO_ARG(both[i], 4, n);
+    }
+    ALGO_ARG_MEM(kc, 5, c->counts); ALGO_ARG(kc, 6, nb);
+    ALGO_ARG_MEM(ks, 5, data); ALGO_ARG(ks, 6, data_off);
     if (k->mode == COMPACT_PARTITION) {
         ALGO_ARG_MEM(ks, 7, c->counts); ALGO_ARG(ks, 8, nb); ALGO_ARG_MEM(ks, 9, k->kept); ALGO_ARG(ks, 10, ko);
     } else {
@@ -215,23 +239,23 @@ cl_int compact_steps(clscan_compactor *c, clscan_chain *ch, const compact_call *
     }
     if (err != CL_SUCCESS)
         return clscan_fail(err, "clSetKernelArg failed: %s", clscan_error_string(err));
-    err = clscan_chain_launch(ch, kc, blocks, c->wg, 1);
+    err = clscan_chain_launch(ch, kc, blocks, wg, 1);
     if (err == CL_SUCCESS)
         err = clscan_scan_step(ch, c->scan, c->counts, blocks + 1);
     if (err == CL_SUCCESS && total)
         err = clscan_chain_read(ch, c->counts, blocks * sizeof(cl_uint), sizeof(cl_uint), total, 1);
     if (err == CL_SUCCESS)
-        err = clscan_chain_launch(ch, ks, blocks, c->wg, 1);
+        err = clscan_chain_launch(ch, ks, blocks, wg, 1);
     return err;
 }
 
 /* Called with the lock held, after validation.  total (blocking calls, else NULL) receives the
  * number kept, read before the scatter is enqueued: a failure to enqueue the read then leaves dst
  * untouched. */
-static cl_int enqueue_locked(clscan_compactor *c, cl_command_queue queue, const call *k, cl_uint nwait,
-                             const cl_event *wait, cl_event *event, cl_uint *total)
+static cl_int enqueue_locked(const char *fn, clscan_compactor *c, cl_command_queue queue, const call *k,
+                             cl_uint nwait, const cl_event *wait, cl_event *event, cl_uint *total)
 {
-    cl_int err = compact_reserve(c, k->count, 0);
+    cl_int err = compact_reserve(fn, c, COMPACT_FROM_FLAGS, k->count);
     if (err != CL_SUCCESS)
         return err;
     clscan_chain ch;
@@ -256,7 +280,7 @@ static cl_int compact(const char *fn, clscan_compactor *c, cl_command_queue queu
     if (err != CL_SUCCESS)
         return err;
     pthread_mutex_lock(&c->lock);
-    err = enqueue_locked(c, queue, k, nwait, wait, event, NULL);
+    err = enqueue_locked(fn, c, queue, k, nwait, wait, event, NULL);
     pthread_mutex_unlock(&c->lock);
     return err;
 }
@@ -270,7 +294,8 @@ CLSCAN_API cl_int clscan_compact_enqueue(clscan_compactor *c, cl_command_queue q
     static const char fn[] = "clscan_compact_enqueue";
     if (c && !src)   /* the same status as before the checks were shared */
         return clscan_fail(CL_INVALID_MEM_OBJECT, "%s: src is NULL", fn);
-    const call k = {COMPACT_ELEMENTS, src, flags, dst, kept, src_offset, flags_offset, dst_offset, kept_offset, count};
+    const call k = {COMPACT_ELEMENTS, COMPACT_FROM_FLAGS, src, flags, dst, kept, src_offset, flags_offset,
+                    dst_offset, kept_offset, count};
     return compact(fn, c, queue, &k, nwait, wait, event);
 }
 
@@ -280,7 +305,8 @@ CLSCAN_API cl_int clscan_compact_indices_enqueue(clscan_compactor *c, cl_command
                                                  cl_mem kept, size_t kept_offset,
                                                  cl_uint nwait, const cl_event *wait, cl_event *event)
 {
-    const call k = {COMPACT_INDICES, NULL, flags, indices, kept, 0, flags_offset, indices_offset, kept_offset, count};
+    const call k = {COMPACT_INDICES, COMPACT_FROM_FLAGS, NULL, flags, indices, kept, 0, flags_offset, indices_offset,
+                    kept_offset, count};
     return compact("clscan_compact_indices_enqueue", c, queue, &k, nwait, wait, event);
 }
 
@@ -296,7 +322,8 @@ CLSCAN_API cl_int clscan_compact(clscan_compactor *c, cl_command_queue queue,
         return clscan_fail(CL_INVALID_VALUE, "%s: kept is NULL", fn);
     if (!src)
         return clscan_fail(CL_INVALID_MEM_OBJECT, "%s: src is NULL", fn);
-    call k = {COMPACT_ELEMENTS, src, flags, dst, NULL, src_offset, flags_offset, dst_offset, 0, count};
+    call k = {COMPACT_ELEMENTS, COMPACT_FROM_FLAGS, src, flags, dst, NULL, src_offset, flags_offset, dst_offset, 0,
+              count};
     cl_int err = validate(fn, c, queue, &k, nwait, wait, 1);
     if (err != CL_SUCCESS)
         return err;
@@ -308,7 +335,7 @@ CLSCAN_API cl_int clscan_compact(clscan_compactor *c, cl_command_queue queue,
     cl_uint total = 0;
     if (err == CL_SUCCESS) {
         k.kept = c->kept;
-        err = enqueue_locked(c, queue, &k, nwait, wait, &done, &total);
+        err = enqueue_locked(fn, c, queue, &k, nwait, wait, &done, &total);
     }
     if (err == CL_SUCCESS) {
         err = clWaitForEvents(1, &done);

@@ -117,11 +117,11 @@ static cl_int validate(const char *fn, clscan_runs *r, clscan_plan *plan, int re
     return CL_SUCCESS;
 }
 
-static cl_int reserve(clscan_runs *r, size_t count, int reduce)
+static cl_int reserve(const char *fn, clscan_runs *r, size_t count, int reduce)
 {
-    cl_int err = compact_reserve(r->keys, count, 0);
+    cl_int err = compact_reserve(fn, r->keys, COMPACT_FROM_FLAGS, count);
     if (err == CL_SUCCESS)
-        err = compact_reserve(r->values, count, 0);
+        err = compact_reserve(fn, r->values, COMPACT_FROM_FLAGS, count);
     if (err == CL_SUCCESS)   /* the values' compaction writes its count there */
         err = clscan_scratch_grow(r->context, &r->values->kept, &r->values->kept_cap, sizeof(cl_ulong));
     if (err == CL_SUCCESS && count)
@@ -147,11 +147,11 @@ static cl_int scan_step(clscan_runs *r, clscan_chain *ch, clscan_plan *plan, con
     return err;
 }
 
-static cl_int run_locked(clscan_runs *r, clscan_plan *plan, cl_command_queue queue, const runs_call *k,
-                         cl_uint nwait, const cl_event *wait, cl_event *event)
+static cl_int run_locked(const char *fn, clscan_runs *r, clscan_plan *plan, cl_command_queue queue,
+                         const runs_call *k, cl_uint nwait, const cl_event *wait, cl_event *event)
 {
     const int reduce = plan != NULL;
-    cl_int err = reserve(r, k->count, reduce);
+    cl_int err = reserve(fn, r, k->count, reduce);
     if (err != CL_SUCCESS)
         return err;
     clscan_chain ch;
@@ -162,16 +162,17 @@ static cl_int run_locked(clscan_runs *r, clscan_plan *plan, cl_command_queue que
         err = clscan_chain_fill(&ch, k->nruns, &zero, sizeof zero, k->nruns_offset * sizeof zero, sizeof zero, 1);
     } else {
         clscan_compactor *kc = r->keys, *vc = r->values;
-        err = compact_flags_step(kc, &ch, kc->flags_runs, k->keys, k->keys_offset, k->count, r->heads);
+        err = compact_flags_step(kc, &ch, k->keys, k->keys_offset, k->count, r->heads);
         if (err == CL_SUCCESS && reduce)
             err = scan_step(r, &ch, plan, k);
         /* unique_by_key keeps the runs' first keys and values (heads[0 ... count)); reduce_by_key
          * the last (equal) keys and the scan's last outputs (heads[1 ... count]). */
         const size_t fo = reduce ? 1 : 0;
-        const compact_call ck = {COMPACT_ELEMENTS, k->keys, r->heads, k->keys_out, k->nruns, k->keys_offset, fo,
-                                 k->keys_out_offset, k->nruns_offset, k->count};
-        const compact_call cv = {COMPACT_ELEMENTS, reduce ? r->scan : k->values, r->heads, k->values_out, vc->kept,
-                                 reduce ? 0 : k->values_offset, fo, k->values_out_offset, 0, k->count};
+        const compact_call ck = {COMPACT_ELEMENTS, COMPACT_FROM_FLAGS, k->keys, r->heads, k->keys_out, k->nruns,
+                                 k->keys_offset, fo, k->keys_out_offset, k->nruns_offset, k->count};
+        const compact_call cv = {COMPACT_ELEMENTS, COMPACT_FROM_FLAGS, reduce ? r->scan : k->values, r->heads,
+                                 k->values_out, vc->kept, reduce ? 0 : k->values_offset, fo, k->values_out_offset, 0,
+                                 k->count};
         if (err == CL_SUCCESS)
             err = compact_steps(kc, &ch, &ck, NULL);
         if (err == CL_SUCCESS)
@@ -188,7 +189,7 @@ static cl_int runs(const char *fn, clscan_runs *r, clscan_plan *plan, int reduce
     if (err != CL_SUCCESS)
         return err;
     pthread_mutex_lock(&r->lock);
-    err = run_locked(r, reduce ? plan : NULL, queue, k, nwait, wait, event);
+    err = run_locked(fn, r, reduce ? plan : NULL, queue, k, nwait, wait, event);
     pthread_mutex_unlock(&r->lock);
     /* The plan's segmented scan reports as clscan_enqueue_segmented (its build, for one). */
     return err == CL_SUCCESS ? err : clscan_fail_in(fn, err);
