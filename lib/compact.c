@@ -211,42 +211,68 @@ cl_int compact_flags_step(clscan_compactor *c, clscan_chain *ch, cl_mem src, siz
     return clscan_chain_launch(ch, kernel, ceil_div(count, p->wg * c->items), p->wg, 1);
 }
 
-cl_int compact_steps(clscan_compactor *c, clscan_chain *ch, const compact_call *k, cl_uint *total)
+/* The arguments of k's count kernel (counts: the compactor's scratch) or of its scatter (offsets:
+ * the scanned counts); both take the flag source's (src, src_offset, flags, flags_offset) first. */
+static cl_int set_args(clscan_compactor *c, const compact_call *k, int scatter, cl_mem offsets)
 {
     const compact_part *part = &c->parts[k->from];
-    const size_t wg = part->wg, blocks = ceil_div(k->count, wg * c->items);
+    const cl_uint nb = (cl_uint)ceil_div(k->count, part->wg * c->items), indices = k->mode == COMPACT_INDICES;
     const cl_ulong n = k->count, fo = k->flags_offset, so = k->src_offset, dof = k->dst_offset, ko = k->kept_offset;
-    const cl_uint nb = (cl_uint)blocks, indices = k->mode == COMPACT_INDICES;
-    cl_kernel kc = part->count, ks = k->mode == COMPACT_PARTITION ? part->partition : part->scatter;
     const cl_mem none = NULL, data = indices ? none : k->dst, idx = indices ? k->dst : none;
     const cl_mem src = indices ? none : k->src, flags = k->from == COMPACT_FROM_FLAGS ? k->flags : none;
     const cl_ulong data_off = indices ? 0 : dof, idx_off = indices ? dof : 0;
+    cl_kernel ks = !scatter ? part->count : k->mode == COMPACT_PARTITION ? part->partition : part->scatter;
     cl_int err = CL_SUCCESS;
-    /* Both kernels' arguments first, then the commands.  Both take the flag source's arguments
-     * (src, src_offset, flags, flags_offset) first. */
-    cl_kernel both[] = {kc, ks};
-    for (int i = 0; i < 2; ++i) {
-        ALGO_ARG_MEM(both[i], 0, src); ALGO_ARG(both[i], 1, so); ALGO_ARG_MEM(both[i], 2, flags);
-        ALGO_ARG(both[i], 3, fo); ALGO_ARG(both[i], 4, n);
-    }
-    ALGO_ARG_MEM(kc, 5, c->counts); ALGO_ARG(kc, 6, nb);
-    ALGO_ARG_MEM(ks, 5, data); ALGO_ARG(ks, 6, data_off);
-    if (k->mode == COMPACT_PARTITION) {
-        ALGO_ARG_MEM(ks, 7, c->counts); ALGO_ARG(ks, 8, nb); ALGO_ARG_MEM(ks, 9, k->kept); ALGO_ARG(ks, 10, ko);
+    ALGO_ARG_MEM(ks, 0, src); ALGO_ARG(ks, 1, so); ALGO_ARG_MEM(ks, 2, flags); ALGO_ARG(ks, 3, fo);
+    ALGO_ARG(ks, 4, n);
+    if (!scatter) {
+        ALGO_ARG_MEM(ks, 5, c->counts); ALGO_ARG(ks, 6, nb);
+    } else if (k->mode == COMPACT_PARTITION) {
+        ALGO_ARG_MEM(ks, 5, data); ALGO_ARG(ks, 6, data_off);
+        ALGO_ARG_MEM(ks, 7, offsets); ALGO_ARG(ks, 8, nb); ALGO_ARG_MEM(ks, 9, k->kept); ALGO_ARG(ks, 10, ko);
     } else {
-        ALGO_ARG_MEM(ks, 7, idx); ALGO_ARG(ks, 8, idx_off); ALGO_ARG(ks, 9, indices); ALGO_ARG_MEM(ks, 10, c->counts);
+        ALGO_ARG_MEM(ks, 5, data); ALGO_ARG(ks, 6, data_off);
+        ALGO_ARG_MEM(ks, 7, idx); ALGO_ARG(ks, 8, idx_off); ALGO_ARG(ks, 9, indices); ALGO_ARG_MEM(ks, 10, offsets);
         ALGO_ARG(ks, 11, nb); ALGO_ARG_MEM(ks, 12, k->kept); ALGO_ARG(ks, 13, ko);
     }
-    if (err != CL_SUCCESS)
-        return clscan_fail(err, "clSetKernelArg failed: %s", clscan_error_string(err));
-    err = clscan_chain_launch(ch, kc, blocks, wg, 1);
+    return err == CL_SUCCESS ? err : clscan_fail(err, "clSetKernelArg failed: %s", clscan_error_string(err));
+}
+
+static cl_int launch_scatter(clscan_compactor *c, clscan_chain *ch, const compact_call *k)
+{
+    const compact_part *part = &c->parts[k->from];
+    cl_kernel ks = k->mode == COMPACT_PARTITION ? part->partition : part->scatter;
+    return clscan_chain_launch(ch, ks, ceil_div(k->count, part->wg * c->items), part->wg, 1);
+}
+
+cl_int compact_steps(clscan_compactor *c, clscan_chain *ch, const compact_call *k, cl_uint *total)
+{
+    const compact_part *part = &c->parts[k->from];
+    const size_t blocks = ceil_div(k->count, part->wg * c->items);
+    /* Both kernels' arguments first, then the commands. */
+    cl_int err = set_args(c, k, 0, NULL);
+    if (err == CL_SUCCESS)
+        err = set_args(c, k, 1, c->counts);
+    if (err == CL_SUCCESS)
+        err = clscan_chain_launch(ch, part->count, blocks, part->wg, 1);
     if (err == CL_SUCCESS)
         err = clscan_scan_step(ch, c->scan, c->counts, blocks + 1);
     if (err == CL_SUCCESS && total)
         err = clscan_chain_read(ch, c->counts, blocks * sizeof(cl_uint), sizeof(cl_uint), total, 1);
     if (err == CL_SUCCESS)
-        err = clscan_chain_launch(ch, ks, blocks, wg, 1);
+        err = launch_scatter(c, ch, k);
     return err;
+}
+
+int compact_same_blocks(const clscan_compactor *a, const clscan_compactor *b, compact_source from)
+{
+    return a->parts[from].wg * a->items == b->parts[from].wg * b->items;
+}
+
+cl_int compact_scatter_step(clscan_compactor *c, clscan_chain *ch, const compact_call *k, cl_mem offsets)
+{
+    cl_int err = set_args(c, k, 1, offsets);
+    return err == CL_SUCCESS ? launch_scatter(c, ch, k) : err;
 }
 
 /* Called with the lock held, after validation.  total (blocking calls, else NULL) receives the

@@ -65,6 +65,12 @@ cl_int compact_reserve(const char *fn, clscan_compactor *c, compact_source from,
  * caller) and compact_reserve done: the block counts, their scan, then (total non-NULL) a read
  * of the number kept into *total and the scatter. */
 cl_int compact_steps(clscan_compactor *c, clscan_chain *ch, const compact_call *k, cl_uint *total);
+/* Whether compactors a and b (reserved for `from`) cut a range into the same blocks. */
+int compact_same_blocks(const clscan_compactor *a, const clscan_compactor *b, compact_source from);
+/* The scatter of k alone as the next step of ch, with the offsets that compact_steps of another
+ * compaction with the same flags and the same blocks (compact_same_blocks) left in its
+ * compactor's counts: the count and its scan are not repeated. */
+cl_int compact_scatter_step(clscan_compactor *c, clscan_chain *ch, const compact_call *k, cl_mem offsets);
 /* The runs of src's elements as flags (kernel flags_runs of the COMPACT_FROM_FLAGS part, reserved):
  * flags[0 ... count) the first of each run, and flags[count] = 1 (cl/select/runs.cl), as the
  * next step of ch. */

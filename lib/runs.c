@@ -2,7 +2,10 @@
  * keys and of the values by them) and reduce_by_key (the plan's segmented scan of the values with
  * the runs' first keys as heads, then the compaction of the keys and of the scan by the runs' last
  * keys, the same flags one further: each run's reduction is its scan's last output, combined in
- * order as comb(earlier, later)).
+ * order as comb(earlier, later)).  Both compactions have the same flags: the values' reuses the
+ * keys' scanned block counts.  (The flags are made once, as bytes: the segmented scan takes them
+ * as its heads, and the two compactions read them four times, where evaluating them from the
+ * keys would read the keys as often.)
  * The handle owns two compactors (keys, values) that only it uses, under its own lock. */
 #include "compact.h"
 #include "scan_job.h"
@@ -175,8 +178,11 @@ static cl_int run_locked(const char *fn, clscan_runs *r, clscan_plan *plan, cl_c
                                  k->count};
         if (err == CL_SUCCESS)
             err = compact_steps(kc, &ch, &ck, NULL);
+        /* The values' flags are the keys': where the blocks are the same too, so are the keys'
+         * scanned counts, and the values' compaction is its scatter alone. */
         if (err == CL_SUCCESS)
-            err = compact_steps(vc, &ch, &cv, NULL);
+            err = compact_same_blocks(kc, vc, COMPACT_FROM_FLAGS) ? compact_scatter_step(vc, &ch, &cv, kc->counts)
+                                                                 : compact_steps(vc, &ch, &cv, NULL);
     }
     clscan_chain_end(&ch, err, event, &r->last_use);
     return err;
