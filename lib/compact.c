@@ -2,7 +2,8 @@
  * clscan (the block offsets, and the total at the end), then a stable scatter of the kept
  * elements or of their indices (cl/compact/).  The flags come from one of the flag sources
  * (compact.h), each a program of its own: the caller's flags, a predicate or the runs of src,
- * the latter two evaluated in the count and the scatter kernels instead of stored. */
+ * the latter two evaluated in the count and the scatter kernels instead of stored (so that a
+ * selection reads src twice and writes no flags). */
 #include "compact.h"
 
 #include <stdio.h>
@@ -56,7 +57,8 @@ static cl_int kernels(const char *fn, clscan_compactor *c, compact_source from, 
     return err;
 }
 
-/* Builds the program of flags from `from` into c->parts[from]; on failure the part stays empty. */
+/* Builds the program of the flags from `from` into c->parts[from]; on failure the part stays
+ * empty. */
 static cl_int build(const char *fn, clscan_compactor *c, compact_source from)
 {
     static const char *const sources[] = {"select/from_flags.cl", "select/from_predicate.cl", "select/from_runs.cl"};
@@ -93,7 +95,7 @@ static cl_int build(const char *fn, clscan_compactor *c, compact_source from)
 }
 
 clscan_compactor *compact_create(const char *fn, cl_context context, cl_device_id device, size_t element_size,
-                                 char *predicate, cl_int *err)
+                                 char *predicate, int selections, cl_int *err)
 {
     if (element_size == 0 || element_size > ALGO_MAX_ELEMENT_SIZE) {
         free(predicate);
@@ -111,12 +113,15 @@ clscan_compactor *compact_create(const char *fn, cl_context context, cl_device_i
     c->device = device;
     c->element_size = element_size;
     c->predicate = predicate;
-    /* The program of the flags the handle is made for is built now (a predicate's errors show at
-     * creation); the others when first used. */
+    /* Every program the handle's functions use is built now: an enqueue only enqueues. */
     if ((*err = clscan_check_device(fn, context, device, &c->info)) == CL_SUCCESS &&
         (*err = clscan_env_dev_options(fn, &c->dev)) == CL_SUCCESS) {
         tuning(c);
-        *err = build(fn, c, predicate ? COMPACT_FROM_PREDICATE : COMPACT_FROM_FLAGS);
+        /* The predicate's first: its errors are the caller's. */
+        const compact_source order[] = {COMPACT_FROM_PREDICATE, COMPACT_FROM_FLAGS, COMPACT_FROM_RUNS};
+        for (int i = 0; i < COMPACT_SOURCES && *err == CL_SUCCESS; ++i)
+            if (order[i] == COMPACT_FROM_FLAGS || (selections && (order[i] == COMPACT_FROM_RUNS || predicate)))
+                *err = build(fn, c, order[i]);
     }
     if (*err == CL_SUCCESS)
         c->scan = algo_count_plan(context, device, err);
@@ -135,7 +140,7 @@ CLSCAN_API clscan_compactor *clscan_compactor_create(cl_context context, cl_devi
                                                      size_t element_size, cl_int *errcode_ret)
 {
     cl_int dummy;
-    return compact_create("clscan_compactor_create", context, device, element_size, NULL,
+    return compact_create("clscan_compactor_create", context, device, element_size, NULL, 1,
                           errcode_ret ? errcode_ret : &dummy);
 }
 
@@ -186,16 +191,11 @@ static cl_int validate(const char *fn, clscan_compactor *c, cl_command_queue que
 
 static size_t ceil_div(size_t a, size_t b) { return a / b + (a % b != 0); }
 
-cl_int compact_reserve(const char *fn, clscan_compactor *c, compact_source from, size_t count)
+cl_int compact_reserve(clscan_compactor *c, compact_source from, size_t count)
 {
-    compact_part *p = &c->parts[from];
-    cl_int err = CL_SUCCESS;
-    if (count && !p->program && (err = build(fn, c, from)) != CL_SUCCESS)
-        return err;
-    if (count && (err = clscan_scratch_grow(c->context, &c->counts, &c->counts_cap,
-                                            (ceil_div(count, p->wg * c->items) + 1) * sizeof(cl_uint))) != CL_SUCCESS)
-        return err;
-    return err;
+    const size_t blocks = ceil_div(count, c->parts[from].wg * c->items);
+    return count ? clscan_scratch_grow(c->context, &c->counts, &c->counts_cap, (blocks + 1) * sizeof(cl_uint))
+                 : CL_SUCCESS;
 }
 
 cl_int compact_flags_step(clscan_compactor *c, clscan_chain *ch, cl_mem src, size_t src_offset, size_t count,
@@ -278,10 +278,10 @@ cl_int compact_scatter_step(clscan_compactor *c, clscan_chain *ch, const compact
 /* Called with the lock held, after validation.  total (blocking calls, else NULL) receives the
  * number kept, read before the scatter is enqueued: a failure to enqueue the read then leaves dst
  * untouched. */
-static cl_int enqueue_locked(const char *fn, clscan_compactor *c, cl_command_queue queue, const call *k,
-                             cl_uint nwait, const cl_event *wait, cl_event *event, cl_uint *total)
+static cl_int enqueue_locked(clscan_compactor *c, cl_command_queue queue, const call *k, cl_uint nwait,
+                             const cl_event *wait, cl_event *event, cl_uint *total)
 {
-    cl_int err = compact_reserve(fn, c, COMPACT_FROM_FLAGS, k->count);
+    cl_int err = compact_reserve(c, COMPACT_FROM_FLAGS, k->count);
     if (err != CL_SUCCESS)
         return err;
     clscan_chain ch;
@@ -306,7 +306,7 @@ static cl_int compact(const char *fn, clscan_compactor *c, cl_command_queue queu
     if (err != CL_SUCCESS)
         return err;
     pthread_mutex_lock(&c->lock);
-    err = enqueue_locked(fn, c, queue, k, nwait, wait, event, NULL);
+    err = enqueue_locked(c, queue, k, nwait, wait, event, NULL);
     pthread_mutex_unlock(&c->lock);
     return err;
 }
@@ -361,7 +361,7 @@ CLSCAN_API cl_int clscan_compact(clscan_compactor *c, cl_command_queue queue,
     cl_uint total = 0;
     if (err == CL_SUCCESS) {
         k.kept = c->kept;
-        err = enqueue_locked(fn, c, queue, &k, nwait, wait, &done, &total);
+        err = enqueue_locked(c, queue, &k, nwait, wait, &done, &total);
     }
     if (err == CL_SUCCESS) {
         err = clWaitForEvents(1, &done);

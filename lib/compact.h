@@ -14,8 +14,8 @@ typedef enum compact_source {
     COMPACT_SOURCES
 } compact_source;
 
-/* The program of one flag source and its kernels (NULL until built; wg may be below the
- * compactor's where the device runs that program's kernels with fewer work-items). */
+/* The program of one flag source and its kernels (NULL if the handle has none; wg may be below
+ * the compactor's where the device runs that program's kernels with fewer work-items). */
 typedef struct compact_part {
     cl_program program;
     size_t wg;
@@ -32,7 +32,7 @@ struct clscan_compactor {
     size_t wg, items;
     int gpu;                       /* the device policy: the block scatters */
     char *predicate;               /* a predicate's definitions (select.c), or NULL */
-    compact_part parts[COMPACT_SOURCES];   /* built when first used (the predicate's at creation) */
+    compact_part parts[COMPACT_SOURCES];   /* built at creation (compact_create) */
     clscan_plan *scan;
     pthread_mutex_t lock;          /* parts, kernels' arguments, scratch, last_use */
     cl_mem counts, kept;           /* scratch: block counts; the blocking call's total */
@@ -41,9 +41,10 @@ struct clscan_compactor {
 };
 
 /* A compactor for element_size bytes (checked), with the predicate's definitions (NULL: none;
- * taken over: freed with the compactor or on failure). */
+ * taken over: freed with the compactor or on failure).  It builds the program of given flags
+ * and, if selections, those of the runs and (with a predicate) of the predicate. */
 clscan_compactor *compact_create(const char *fn, cl_context context, cl_device_id device, size_t element_size,
-                                 char *predicate, cl_int *err);
+                                 char *predicate, int selections, cl_int *err);
 
 /* What the scatter writes. */
 typedef enum compact_mode { COMPACT_ELEMENTS, COMPACT_INDICES, COMPACT_PARTITION } compact_mode;
@@ -58,9 +59,9 @@ typedef struct compact_call {
     size_t src_offset, flags_offset, dst_offset, kept_offset, count;
 } compact_call;
 
-/* Makes c ready for a compaction of count elements with flags from `from`, with c's lock held:
- * builds that source's program if it is not yet built, and grows the scratch. */
-cl_int compact_reserve(const char *fn, clscan_compactor *c, compact_source from, size_t count);
+/* Makes c's scratch hold a compaction of count elements with flags from `from` (a source whose
+ * program c has), with c's lock held. */
+cl_int compact_reserve(clscan_compactor *c, compact_source from, size_t count);
 /* The commands of k (count > 0) as the next steps of ch, with c's lock held (or c private to the
  * caller) and compact_reserve done: the block counts, their scan, then (total non-NULL) a read
  * of the number kept into *total and the scatter. */

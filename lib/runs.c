@@ -39,8 +39,8 @@ CLSCAN_API clscan_runs *clscan_runs_create(cl_context context, cl_device_id devi
         *err = clscan_fail(CL_OUT_OF_HOST_MEMORY, "%s: out of host memory for a clscan_runs", fn);
         return NULL;
     }
-    if (!(r->keys = compact_create(fn, context, device, key_size, NULL, err)) ||
-        !(r->values = compact_create(fn, context, device, value_size, NULL, err))) {
+    if (!(r->keys = compact_create(fn, context, device, key_size, NULL, 0, err)) ||
+        !(r->values = compact_create(fn, context, device, value_size, NULL, 0, err))) {
         clscan_compactor_release(r->keys);
         free(r);
         return NULL;
@@ -120,11 +120,11 @@ static cl_int validate(const char *fn, clscan_runs *r, clscan_plan *plan, int re
     return CL_SUCCESS;
 }
 
-static cl_int reserve(const char *fn, clscan_runs *r, size_t count, int reduce)
+static cl_int reserve(clscan_runs *r, size_t count, int reduce)
 {
-    cl_int err = compact_reserve(fn, r->keys, COMPACT_FROM_FLAGS, count);
+    cl_int err = compact_reserve(r->keys, COMPACT_FROM_FLAGS, count);
     if (err == CL_SUCCESS)
-        err = compact_reserve(fn, r->values, COMPACT_FROM_FLAGS, count);
+        err = compact_reserve(r->values, COMPACT_FROM_FLAGS, count);
     if (err == CL_SUCCESS)   /* the values' compaction writes its count there */
         err = clscan_scratch_grow(r->context, &r->values->kept, &r->values->kept_cap, sizeof(cl_ulong));
     if (err == CL_SUCCESS && count)
@@ -150,11 +150,11 @@ static cl_int scan_step(clscan_runs *r, clscan_chain *ch, clscan_plan *plan, con
     return err;
 }
 
-static cl_int run_locked(const char *fn, clscan_runs *r, clscan_plan *plan, cl_command_queue queue,
-                         const runs_call *k, cl_uint nwait, const cl_event *wait, cl_event *event)
+static cl_int run_locked(clscan_runs *r, clscan_plan *plan, cl_command_queue queue, const runs_call *k,
+                         cl_uint nwait, const cl_event *wait, cl_event *event)
 {
     const int reduce = plan != NULL;
-    cl_int err = reserve(fn, r, k->count, reduce);
+    cl_int err = reserve(r, k->count, reduce);
     if (err != CL_SUCCESS)
         return err;
     clscan_chain ch;
@@ -195,7 +195,7 @@ static cl_int runs(const char *fn, clscan_runs *r, clscan_plan *plan, int reduce
     if (err != CL_SUCCESS)
         return err;
     pthread_mutex_lock(&r->lock);
-    err = run_locked(fn, r, reduce ? plan : NULL, queue, k, nwait, wait, event);
+    err = run_locked(r, reduce ? plan : NULL, queue, k, nwait, wait, event);
     pthread_mutex_unlock(&r->lock);
     /* The plan's segmented scan reports as clscan_enqueue_segmented (its build, for one). */
     return err == CL_SUCCESS ? err : clscan_fail_in(fn, err);

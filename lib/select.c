@@ -62,7 +62,7 @@ CLSCAN_API clscan_compactor *clscan_compactor_create_if(cl_context context, cl_d
     char *source = NULL;
     if ((*err = predicate_source(fn, predicate, element_size, &source)) != CL_SUCCESS)
         return NULL;
-    clscan_compactor *c = compact_create(fn, context, device, element_size, source, err);
+    clscan_compactor *c = compact_create(fn, context, device, element_size, source, 1, err);
     if (!c && *err == CL_BUILD_PROGRAM_FAILURE && strstr(clscan_last_error(), CLSCAN_CUSTOM_SIZE_CHECK))
         *err = clscan_fail(CLSCAN_ELEMENT_SIZE_MISMATCH, "%s: element_size is %zu, but the device's sizeof(%s) is "
                            "not %zu (the compile-time check %s failed)", fn, element_size, predicate->type,
@@ -107,10 +107,10 @@ static cl_int validate(const char *fn, clscan_compactor *c, cl_command_queue que
 }
 
 /* The commands of a checked selection, with the lock held; total: as compact_steps. */
-static cl_int select_locked(const char *fn, clscan_compactor *c, cl_command_queue queue, const compact_call *k,
-                            cl_uint nwait, const cl_event *wait, cl_event *event, cl_uint *total)
+static cl_int select_locked(clscan_compactor *c, cl_command_queue queue, const compact_call *k, cl_uint nwait,
+                            const cl_event *wait, cl_event *event, cl_uint *total)
 {
-    cl_int err = compact_reserve(fn, c, k->from, k->count);
+    cl_int err = compact_reserve(c, k->from, k->count);
     if (err != CL_SUCCESS)
         return err;
     clscan_chain ch;
@@ -133,7 +133,7 @@ static cl_int selection(const char *fn, clscan_compactor *c, cl_command_queue qu
     if (err != CL_SUCCESS)
         return err;
     pthread_mutex_lock(&c->lock);
-    err = select_locked(fn, c, queue, k, nwait, wait, event, NULL);
+    err = select_locked(c, queue, k, nwait, wait, event, NULL);
     pthread_mutex_unlock(&c->lock);
     return err;
 }
@@ -167,7 +167,7 @@ CLSCAN_API cl_int clscan_compact_if(clscan_compactor *c, cl_command_queue queue,
     cl_uint total = 0;
     if (err == CL_SUCCESS) {
         k.kept = c->kept;
-        err = select_locked(fn, c, queue, &k, nwait, wait, &done, &total);
+        err = select_locked(c, queue, &k, nwait, wait, &done, &total);
     }
     if (err == CL_SUCCESS) {
         err = clWaitForEvents(1, &done);
