@@ -18,8 +18,10 @@ void clscan_select_partition(FLAG_PARAMS, ulong count, __global W *dst, ulong ds
         kept[kept_offset] = total;
     uchar own[CLSCAN_ITEMS];   /* each flag taken once (a predicate's, evaluated) */
     uint n = 0;
-    for (uint r = 0; r < CLSCAN_ITEMS; ++r)
-        n += own[r] = first + r < count && flag_at(FLAG_ARGS, first + r);
+    for (uint r = 0; r < CLSCAN_ITEMS; ++r) {
+        own[r] = first + r < count && flag_at(FLAG_ARGS, first + r);
+        n += own[r];
+    }
     ulong in = offsets[g] + wg_exclusive_sum(n, buf, li);
     ulong out = total + (first - in);
     for (uint r = 0; r < CLSCAN_ITEMS; ++r) {
