@@ -16,11 +16,17 @@ void clscan_select_partition(FLAG_PARAMS, ulong count, __global W *dst, ulong ds
     const ulong total = offsets[nblocks];
     if (g == 0 && li == 0)
         kept[kept_offset] = total;
-    uchar own[CLSCAN_ITEMS];   /* each flag taken once (a predicate's, evaluated) */
+    /* Evaluated flags are kept in own[] (each evaluated once); given ones are read again
+     * (scatter_list.cl says why). */
+    uchar own[CLSCAN_ITEMS];
     uint n = 0;
-    for (uint r = 0; r < CLSCAN_ITEMS; ++r) {
-        own[r] = first + r < count && flag_at(FLAG_ARGS, first + r);
-        n += own[r];
+    if (CLSCAN_FLAGS_GIVEN) {
+        n = count_own(FLAG_ARGS, base, count, li);
+    } else {
+        for (uint r = 0; r < CLSCAN_ITEMS; ++r) {
+            own[r] = first + r < count && flag_at(FLAG_ARGS, first + r);
+            n += own[r];
+        }
     }
     ulong in = offsets[g] + wg_exclusive_sum(n, buf, li);
     ulong out = total + (first - in);
@@ -28,7 +34,7 @@ void clscan_select_partition(FLAG_PARAMS, ulong count, __global W *dst, ulong ds
         const ulong i = first + r;
         if (i >= count)
             break;
-        const ulong at = own[r] ? in++ : out++;
+        const ulong at = (CLSCAN_FLAGS_GIVEN ? flag_at(FLAG_ARGS, i) : own[r]) ? in++ : out++;
         __global const W *s = src + (src_offset + i) * WORDS;
         __global W *d = dst + (dst_offset + at) * WORDS;
         for (uint w = 0; w < WORDS; ++w)
