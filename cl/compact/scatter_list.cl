@@ -27,7 +27,7 @@ void clscan_compact_scatter_list(FLAG_PARAMS, ulong count, __global W *dst, ulon
         kept[kept_offset] = offsets[nblocks];
     /* Given flags are counted, then listed after the work-group's sum (read twice, but PoCL
      * keeps less across the sum's barriers: measured faster); evaluated ones are listed first
-     * and counted by the list, so that each is evaluated once. */
+     * and counted by the list (each evaluated once: measured faster). */
     uint list[CLSCAN_ITEMS], m = 0;
     if (!CLSCAN_FLAGS_GIVEN)
         m = list_own(FLAG_ARGS, first, count, list);

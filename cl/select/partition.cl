@@ -16,25 +16,16 @@ void clscan_select_partition(FLAG_PARAMS, ulong count, __global W *dst, ulong ds
     const ulong total = offsets[nblocks];
     if (g == 0 && li == 0)
         kept[kept_offset] = total;
-    /* Evaluated flags are kept in own[] (each evaluated once); given ones are read again
-     * (scatter_list.cl says why). */
-    uchar own[CLSCAN_ITEMS];
-    uint n = 0;
-    if (CLSCAN_FLAGS_GIVEN) {
-        n = count_own(FLAG_ARGS, base, count, li);
-    } else {
-        for (uint r = 0; r < CLSCAN_ITEMS; ++r) {
-            own[r] = first + r < count && flag_at(FLAG_ARGS, first + r);
-            n += own[r];
-        }
-    }
-    ulong in = offsets[g] + wg_exclusive_sum(n, buf, li);
+    /* The flags are taken twice (counted, then read or evaluated again): PoCL keeps a private
+     * array of them across the work-group sum's barriers at a higher cost (measured). */
+    const uint own = count_own(FLAG_ARGS, base, count, li);
+    ulong in = offsets[g] + wg_exclusive_sum(own, buf, li);
     ulong out = total + (first - in);
     for (uint r = 0; r < CLSCAN_ITEMS; ++r) {
         const ulong i = first + r;
         if (i >= count)
             break;
-        const ulong at = (CLSCAN_FLAGS_GIVEN ? flag_at(FLAG_ARGS, i) : own[r]) ? in++ : out++;
+        const ulong at = flag_at(FLAG_ARGS, i) ? in++ : out++;
         __global const W *s = src + (src_offset + i) * WORDS;
         __global W *d = dst + (dst_offset + at) * WORDS;
         for (uint w = 0; w < WORDS; ++w)
