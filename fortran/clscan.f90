@@ -40,6 +40,26 @@ module clscan
     type(c_ptr) :: preamble = c_null_ptr
   end type clscan_custom
 
+  ! struct clscan_predicate (a compactor's), strings as clscan_custom's.  The generic
+  ! clscan_compactor_create_if also takes Fortran strings and makes them.
+  type, bind(c), public :: clscan_predicate
+    type(c_ptr) :: type = c_null_ptr
+    type(c_ptr) :: flag = c_null_ptr
+    type(c_ptr) :: preamble = c_null_ptr
+  end type clscan_predicate
+
+  ! struct clscan_transform (a plan's), strings as clscan_custom's; dst_type, out and preamble
+  ! may stay null.  The generic clscan_plan_set_transform also takes Fortran strings.
+  type, bind(c), public :: clscan_transform
+    type(c_ptr) :: src_type = c_null_ptr
+    integer(c_size_t) :: src_size = 0
+    type(c_ptr) :: in = c_null_ptr
+    type(c_ptr) :: dst_type = c_null_ptr
+    integer(c_size_t) :: dst_size = 0
+    type(c_ptr) :: out = c_null_ptr
+    type(c_ptr) :: preamble = c_null_ptr
+  end type clscan_transform
+
   public :: clscan_plan_create, clscan_plan_create_custom, clscan_plan_release, clscan_element_size, &
             clscan_op_element_size, clscan_enqueue, clscan_enqueue_with, clscan_enqueue_recurrence, &
             clscan_enqueue_segmented, clscan_enqueue_segmented_offsets, clscan_enqueue_by_key, &
@@ -51,7 +71,12 @@ module clscan
             clscan_compact_indices_enqueue, clscan_compact, clscan_bucketer_create, &
             clscan_bucketer_release, clscan_bucket_enqueue, clscan_sorter_create, &
             clscan_sorter_release, clscan_sorter_set_key_bits, clscan_sort_enqueue, &
-            clscan_sorter_set_descending, clscan_sorter_set_key_range, clscan_segmented_sort_enqueue
+            clscan_sorter_set_descending, clscan_sorter_set_key_range, clscan_segmented_sort_enqueue, &
+            clscan_plan_set_accuracy, clscan_plan_get_accuracy, clscan_plan_set_transform, &
+            clscan_enqueue_with_check, clscan_enqueue_segmented_check, clscan_enqueue_axis, &
+            clscan_compactor_create_if, clscan_compact_if_enqueue, clscan_compact_if, &
+            clscan_partition_enqueue, clscan_partition_if_enqueue, clscan_unique_enqueue, &
+            clscan_runs_create, clscan_runs_release, clscan_unique_by_key_enqueue, clscan_reduce_by_key_enqueue
 
   ! ---- The C functions ---------------------------------------------------------------------
   interface
@@ -338,6 +363,149 @@ module clscan
       type(c_ptr), value :: event_wait_list, event
       integer(c_int) :: status
     end function clscan_segmented_sort_enqueue
+
+    function clscan_plan_set_accuracy(plan, accuracy) result(status) bind(c, name="clscan_plan_set_accuracy")
+      import :: c_ptr, c_int
+      type(c_ptr), value :: plan
+      integer(c_int), value :: accuracy
+      integer(c_int) :: status
+    end function clscan_plan_set_accuracy
+
+    function clscan_plan_get_accuracy(plan) result(accuracy) bind(c, name="clscan_plan_get_accuracy")
+      import :: c_ptr, c_int
+      type(c_ptr), value :: plan
+      integer(c_int) :: accuracy
+    end function clscan_plan_get_accuracy
+
+    function clscan_enqueue_with_check(plan, queue, src, src_offset, dst, dst_offset, count, options, &
+        num_events_in_wait_list, event_wait_list) result(status) bind(c, name="clscan_enqueue_with_check")
+      import :: c_ptr, c_size_t, c_int32_t, c_int, clscan_scan_options
+      type(c_ptr), value :: plan, queue, src, dst
+      integer(c_size_t), value :: src_offset, dst_offset, count
+      type(clscan_scan_options), intent(in) :: options
+      integer(c_int32_t), value :: num_events_in_wait_list
+      type(c_ptr), value :: event_wait_list
+      integer(c_int) :: status
+    end function clscan_enqueue_with_check
+
+    function clscan_enqueue_segmented_check(plan, queue, src, src_offset, heads, heads_offset, dst, dst_offset, &
+        count, num_events_in_wait_list, event_wait_list) result(status) &
+        bind(c, name="clscan_enqueue_segmented_check")
+      import :: c_ptr, c_size_t, c_int32_t, c_int
+      type(c_ptr), value :: plan, queue, src, heads, dst
+      integer(c_size_t), value :: src_offset, heads_offset, dst_offset, count
+      integer(c_int32_t), value :: num_events_in_wait_list
+      type(c_ptr), value :: event_wait_list
+      integer(c_int) :: status
+    end function clscan_enqueue_segmented_check
+
+    ! Rows of row_pitch elements in C's layout: a Fortran array a(m, n) in a buffer holds n rows
+    ! of m elements (its columns), so CLSCAN_ALONG_ROWS scans along its first index.
+    function clscan_enqueue_axis(plan, queue, axis, src, src_offset, src_row_pitch, dst, dst_offset, &
+        dst_row_pitch, rows, cols, num_events_in_wait_list, event_wait_list, event) result(status) &
+        bind(c, name="clscan_enqueue_axis")
+      import :: c_ptr, c_size_t, c_int32_t, c_int
+      type(c_ptr), value :: plan, queue, src, dst
+      integer(c_int), value :: axis
+      integer(c_size_t), value :: src_offset, src_row_pitch, dst_offset, dst_row_pitch, rows, cols
+      integer(c_int32_t), value :: num_events_in_wait_list
+      type(c_ptr), value :: event_wait_list, event
+      integer(c_int) :: status
+    end function clscan_enqueue_axis
+
+    ! Selections: compactors with a predicate, partition, unique, and the runs handle.
+    function clscan_compact_if_enqueue(compactor, queue, src, src_offset, count, dst, dst_offset, kept, &
+        kept_offset, num_events_in_wait_list, event_wait_list, event) result(status) &
+        bind(c, name="clscan_compact_if_enqueue")
+      import :: c_ptr, c_size_t, c_int32_t, c_int
+      type(c_ptr), value :: compactor, queue, src, dst, kept
+      integer(c_size_t), value :: src_offset, count, dst_offset, kept_offset
+      integer(c_int32_t), value :: num_events_in_wait_list
+      type(c_ptr), value :: event_wait_list, event
+      integer(c_int) :: status
+    end function clscan_compact_if_enqueue
+
+    function clscan_compact_if(compactor, queue, src, src_offset, count, dst, dst_offset, kept, &
+        num_events_in_wait_list, event_wait_list) result(status) bind(c, name="clscan_compact_if")
+      import :: c_ptr, c_size_t, c_int32_t, c_int
+      type(c_ptr), value :: compactor, queue, src, dst
+      integer(c_size_t), value :: src_offset, count, dst_offset
+      integer(c_size_t), intent(out) :: kept
+      integer(c_int32_t), value :: num_events_in_wait_list
+      type(c_ptr), value :: event_wait_list
+      integer(c_int) :: status
+    end function clscan_compact_if
+
+    function clscan_partition_enqueue(compactor, queue, src, src_offset, flags, flags_offset, count, dst, &
+        dst_offset, kept, kept_offset, num_events_in_wait_list, event_wait_list, event) result(status) &
+        bind(c, name="clscan_partition_enqueue")
+      import :: c_ptr, c_size_t, c_int32_t, c_int
+      type(c_ptr), value :: compactor, queue, src, flags, dst, kept
+      integer(c_size_t), value :: src_offset, flags_offset, count, dst_offset, kept_offset
+      integer(c_int32_t), value :: num_events_in_wait_list
+      type(c_ptr), value :: event_wait_list, event
+      integer(c_int) :: status
+    end function clscan_partition_enqueue
+
+    function clscan_partition_if_enqueue(compactor, queue, src, src_offset, count, dst, dst_offset, kept, &
+        kept_offset, num_events_in_wait_list, event_wait_list, event) result(status) &
+        bind(c, name="clscan_partition_if_enqueue")
+      import :: c_ptr, c_size_t, c_int32_t, c_int
+      type(c_ptr), value :: compactor, queue, src, dst, kept
+      integer(c_size_t), value :: src_offset, count, dst_offset, kept_offset
+      integer(c_int32_t), value :: num_events_in_wait_list
+      type(c_ptr), value :: event_wait_list, event
+      integer(c_int) :: status
+    end function clscan_partition_if_enqueue
+
+    function clscan_unique_enqueue(compactor, queue, src, src_offset, count, dst, dst_offset, kept, &
+        kept_offset, num_events_in_wait_list, event_wait_list, event) result(status) &
+        bind(c, name="clscan_unique_enqueue")
+      import :: c_ptr, c_size_t, c_int32_t, c_int
+      type(c_ptr), value :: compactor, queue, src, dst, kept
+      integer(c_size_t), value :: src_offset, count, dst_offset, kept_offset
+      integer(c_int32_t), value :: num_events_in_wait_list
+      type(c_ptr), value :: event_wait_list, event
+      integer(c_int) :: status
+    end function clscan_unique_enqueue
+
+    function clscan_runs_create(context, device, key_size, value_size, errcode_ret) result(runs) &
+        bind(c, name="clscan_runs_create")
+      import :: c_ptr, c_size_t, c_int
+      type(c_ptr), value :: context, device
+      integer(c_size_t), value :: key_size, value_size
+      integer(c_int), intent(out) :: errcode_ret
+      type(c_ptr) :: runs
+    end function clscan_runs_create
+
+    subroutine clscan_runs_release(runs) bind(c, name="clscan_runs_release")
+      import :: c_ptr
+      type(c_ptr), value :: runs
+    end subroutine clscan_runs_release
+
+    function clscan_unique_by_key_enqueue(runs, queue, keys, keys_offset, values, values_offset, count, &
+        keys_out, keys_out_offset, values_out, values_out_offset, nruns, nruns_offset, &
+        num_events_in_wait_list, event_wait_list, event) result(status) bind(c, name="clscan_unique_by_key_enqueue")
+      import :: c_ptr, c_size_t, c_int32_t, c_int
+      type(c_ptr), value :: runs, queue, keys, values, keys_out, values_out, nruns
+      integer(c_size_t), value :: keys_offset, values_offset, count, keys_out_offset, values_out_offset, &
+                                  nruns_offset
+      integer(c_int32_t), value :: num_events_in_wait_list
+      type(c_ptr), value :: event_wait_list, event
+      integer(c_int) :: status
+    end function clscan_unique_by_key_enqueue
+
+    function clscan_reduce_by_key_enqueue(runs, plan, queue, keys, keys_offset, values, values_offset, count, &
+        keys_out, keys_out_offset, values_out, values_out_offset, nruns, nruns_offset, &
+        num_events_in_wait_list, event_wait_list, event) result(status) bind(c, name="clscan_reduce_by_key_enqueue")
+      import :: c_ptr, c_size_t, c_int32_t, c_int
+      type(c_ptr), value :: runs, plan, queue, keys, values, keys_out, values_out, nruns
+      integer(c_size_t), value :: keys_offset, values_offset, count, keys_out_offset, values_out_offset, &
+                                  nruns_offset
+      integer(c_int32_t), value :: num_events_in_wait_list
+      type(c_ptr), value :: event_wait_list, event
+      integer(c_int) :: status
+    end function clscan_reduce_by_key_enqueue
   end interface
 
   ! The C functions that the generics below wrap (each generic keeps the C form too where its
@@ -372,6 +540,22 @@ module clscan
       integer(c_int), intent(out) :: errcode_ret
       type(c_ptr) :: plan
     end function c_plan_create_custom
+
+    function c_compactor_create_if(context, device, element_size, predicate, errcode_ret) result(compactor) &
+        bind(c, name="clscan_compactor_create_if")
+      import :: c_ptr, c_size_t, c_int, clscan_predicate
+      type(c_ptr), value :: context, device
+      integer(c_size_t), value :: element_size
+      type(clscan_predicate), intent(in) :: predicate
+      integer(c_int), intent(out) :: errcode_ret
+      type(c_ptr) :: compactor
+    end function c_compactor_create_if
+
+    function c_plan_set_transform(plan, t) result(status) bind(c, name="clscan_plan_set_transform")
+      import :: c_ptr, c_int
+      type(c_ptr), value :: plan, t
+      integer(c_int) :: status
+    end function c_plan_set_transform
 
     function c_default_device(spec, platform, device) result(status) bind(c, name="clscan_default_device")
       import :: c_ptr, c_int
@@ -436,6 +620,20 @@ module clscan
     procedure :: default_device, default_device_spec
   end interface clscan_default_device
 
+  ! compactor = clscan_compactor_create_if(context, device, element_size, predicate, errcode_ret)
+  ! with a type(clscan_predicate), or (context, device, element_size, type, flag, errcode_ret
+  ! [, preamble]) with Fortran strings.
+  interface clscan_compactor_create_if
+    procedure :: c_compactor_create_if, compactor_create_if_strings
+  end interface clscan_compactor_create_if
+
+  ! stat = clscan_plan_set_transform(plan, t) with a type(clscan_transform) (a target), or
+  ! type(c_ptr) (c_loc of one, or c_null_ptr: none), or (plan, src_type, src_size, in
+  ! [, dst_type, dst_size, out] [, preamble]) with Fortran strings.
+  interface clscan_plan_set_transform
+    procedure :: c_plan_set_transform, plan_set_transform_struct, plan_set_transform_strings
+  end interface clscan_plan_set_transform
+
 contains
 
   ! ---- Strings -----------------------------------------------------------------------------
@@ -490,7 +688,7 @@ contains
     version = fortran_string(c_version_string())
   end function clscan_version_string
 
-  ! ---- Devices and custom operators --------------------------------------------------------
+  ! ---- Devices, custom operators, predicates and transforms ------------------------------------
 
   function default_device(platform, device) result(status)
     type(c_ptr), intent(out) :: platform, device
@@ -531,6 +729,66 @@ contains
     end if
     plan = c_plan_create_custom(context, device, op, kind, errcode_ret)   ! the strings are copied
   end function plan_create_custom_strings
+
+  function compactor_create_if_strings(context, device, element_size, type, flag, errcode_ret, preamble) &
+      result(compactor)
+    type(c_ptr), intent(in) :: context, device
+    integer(c_size_t), intent(in) :: element_size
+    character(len=*), intent(in) :: type, flag
+    integer(c_int), intent(out) :: errcode_ret
+    character(len=*), intent(in), optional :: preamble
+    type(c_ptr) :: compactor
+    character(kind=c_char), allocatable, target :: ctype(:), cflag(:), cpreamble(:)
+    type(clscan_predicate) :: predicate
+    call c_string(type, ctype)
+    call c_string(flag, cflag)
+    predicate%type = c_loc(ctype)
+    predicate%flag = c_loc(cflag)
+    if (present(preamble)) then
+      call c_string(preamble, cpreamble)
+      predicate%preamble = c_loc(cpreamble)
+    end if
+    compactor = c_compactor_create_if(context, device, element_size, predicate, errcode_ret)   ! copied
+  end function compactor_create_if_strings
+
+  function plan_set_transform_struct(plan, t) result(status)
+    type(c_ptr), intent(in) :: plan
+    type(clscan_transform), intent(in), target :: t
+    integer(c_int) :: status
+    status = c_plan_set_transform(plan, c_loc(t))
+  end function plan_set_transform_struct
+
+  ! dst_type, dst_size and out together or none (the C library checks it).
+  function plan_set_transform_strings(plan, src_type, src_size, in, dst_type, dst_size, out, preamble) &
+      result(status)
+    type(c_ptr), intent(in) :: plan
+    character(len=*), intent(in) :: src_type, in
+    integer(c_size_t), intent(in) :: src_size
+    character(len=*), intent(in), optional :: dst_type, out, preamble
+    integer(c_size_t), intent(in), optional :: dst_size
+    integer(c_int) :: status
+    character(kind=c_char), allocatable, target :: csrc(:), cin(:), cdst(:), cout(:), cpreamble(:)
+    type(clscan_transform), target :: t
+    call c_string(src_type, csrc)
+    call c_string(in, cin)
+    t%src_type = c_loc(csrc)
+    t%src_size = src_size
+    t%in = c_loc(cin)
+    if (present(dst_type)) then
+      call c_string(dst_type, cdst)
+      t%dst_type = c_loc(cdst)
+    end if
+    if (present(dst_size)) t%dst_size = dst_size
+    if (present(out)) then
+      call c_string(out, cout)
+      t%out = c_loc(cout)
+    end if
+    if (present(preamble)) then
+      call c_string(preamble, cpreamble)
+      t%preamble = c_loc(cpreamble)
+    end if
+    status = c_plan_set_transform(plan, c_loc(t))   ! the strings are copied
+  end function plan_set_transform_strings
 
   ! ---- Host arrays -------------------------------------------------------------------------
 

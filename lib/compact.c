@@ -211,12 +211,17 @@ cl_int compact_flags_step(clscan_compactor *c, clscan_chain *ch, cl_mem src, siz
     return clscan_chain_launch(ch, kernel, ceil_div(count, p->wg * c->items), p->wg, 1);
 }
 
+static size_t blocks_of(const clscan_compactor *c, const compact_call *k)
+{
+    return ceil_div(k->count, c->parts[k->from].wg * c->items);
+}
+
 /* The arguments of k's count kernel (counts: the compactor's scratch) or of its scatter (offsets:
  * the scanned counts); both take the flag source's (src, src_offset, flags, flags_offset) first. */
 static cl_int set_args(clscan_compactor *c, const compact_call *k, int scatter, cl_mem offsets)
 {
     const compact_part *part = &c->parts[k->from];
-    const cl_uint nb = (cl_uint)ceil_div(k->count, part->wg * c->items), indices = k->mode == COMPACT_INDICES;
+    const cl_uint nb = (cl_uint)blocks_of(c, k), indices = k->mode == COMPACT_INDICES;
     const cl_ulong n = k->count, fo = k->flags_offset, so = k->src_offset, dof = k->dst_offset, ko = k->kept_offset;
     const cl_mem none = NULL, data = indices ? none : k->dst, idx = indices ? k->dst : none;
     const cl_mem src = indices ? none : k->src, flags = k->from == COMPACT_FROM_FLAGS ? k->flags : none;
@@ -238,41 +243,46 @@ static cl_int set_args(clscan_compactor *c, const compact_call *k, int scatter, 
     return err == CL_SUCCESS ? err : clscan_fail(err, "clSetKernelArg failed: %s", clscan_error_string(err));
 }
 
-static cl_int launch_scatter(clscan_compactor *c, clscan_chain *ch, const compact_call *k)
+cl_int compact_args(clscan_compactor *c, const compact_call *k, cl_mem offsets)
 {
-    const compact_part *part = &c->parts[k->from];
-    cl_kernel ks = k->mode == COMPACT_PARTITION ? part->partition : part->scatter;
-    return clscan_chain_launch(ch, ks, ceil_div(k->count, part->wg * c->items), part->wg, 1);
+    cl_int err = offsets ? CL_SUCCESS : set_args(c, k, 0, NULL);
+    return err == CL_SUCCESS ? set_args(c, k, 1, offsets ? offsets : c->counts) : err;
 }
 
-cl_int compact_steps(clscan_compactor *c, clscan_chain *ch, const compact_call *k, cl_uint *total)
+cl_int compact_count_steps(clscan_compactor *c, clscan_chain *ch, const compact_call *k, cl_uint *total)
 {
     const compact_part *part = &c->parts[k->from];
-    const size_t blocks = ceil_div(k->count, part->wg * c->items);
-    /* Both kernels' arguments first, then the commands. */
-    cl_int err = set_args(c, k, 0, NULL);
-    if (err == CL_SUCCESS)
-        err = set_args(c, k, 1, c->counts);
-    if (err == CL_SUCCESS)
-        err = clscan_chain_launch(ch, part->count, blocks, part->wg, 1);
+    const size_t blocks = blocks_of(c, k);
+    cl_int err = clscan_chain_launch(ch, part->count, blocks, part->wg, 1);
     if (err == CL_SUCCESS)
         err = clscan_scan_step(ch, c->scan, c->counts, blocks + 1);
     if (err == CL_SUCCESS && total)
         err = clscan_chain_read(ch, c->counts, blocks * sizeof(cl_uint), sizeof(cl_uint), total, 1);
+    return err;
+}
+
+cl_int compact_scatter_step(clscan_compactor *c, clscan_chain *ch, const compact_call *k)
+{
+    const compact_part *part = &c->parts[k->from];
+    cl_kernel ks = k->mode == COMPACT_PARTITION ? part->partition : part->scatter;
+    return clscan_chain_launch(ch, ks, blocks_of(c, k), part->wg, 1);
+}
+
+cl_int compact_steps(clscan_compactor *c, clscan_chain *ch, const compact_call *k, cl_uint *total)
+{
+    /* Both kernels' arguments first, then the commands: the scatter, the only command that
+     * writes the caller's buffers, comes last. */
+    cl_int err = compact_args(c, k, NULL);
     if (err == CL_SUCCESS)
-        err = launch_scatter(c, ch, k);
+        err = compact_count_steps(c, ch, k, total);
+    if (err == CL_SUCCESS)
+        err = compact_scatter_step(c, ch, k);
     return err;
 }
 
 int compact_same_blocks(const clscan_compactor *a, const clscan_compactor *b, compact_source from)
 {
     return a->parts[from].wg * a->items == b->parts[from].wg * b->items;
-}
-
-cl_int compact_scatter_step(clscan_compactor *c, clscan_chain *ch, const compact_call *k, cl_mem offsets)
-{
-    cl_int err = set_args(c, k, 1, offsets);
-    return err == CL_SUCCESS ? launch_scatter(c, ch, k) : err;
 }
 
 /* Called with the lock held, after validation.  total (blocking calls, else NULL) receives the

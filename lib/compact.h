@@ -66,12 +66,19 @@ cl_int compact_reserve(clscan_compactor *c, compact_source from, size_t count);
  * caller) and compact_reserve done: the block counts, their scan, then (total non-NULL) a read
  * of the number kept into *total and the scatter. */
 cl_int compact_steps(clscan_compactor *c, clscan_chain *ch, const compact_call *k, cl_uint *total);
-/* Whether compactors a and b (reserved for `from`) cut a range into the same blocks. */
+/* compact_steps in parts, for callers that run several compactions in one chain and put every
+ * scatter (the only command that writes the caller's buffers) after every other command:
+ * compact_args sets both kernels' arguments (the kernels are c's: one compaction per compactor
+ * between compact_args and its scatter), compact_count_steps enqueues the block counts, their
+ * scan and the read of total (NULL: none), compact_scatter_step the scatter.  offsets NULL: the
+ * scatter reads the offsets that c's count steps make; else another compactor's counts, after its
+ * count steps of the same flags in the same blocks (compact_same_blocks), and c's count steps
+ * are not needed. */
+cl_int compact_args(clscan_compactor *c, const compact_call *k, cl_mem offsets);
+cl_int compact_count_steps(clscan_compactor *c, clscan_chain *ch, const compact_call *k, cl_uint *total);
+cl_int compact_scatter_step(clscan_compactor *c, clscan_chain *ch, const compact_call *k);
+/* Whether compactors a and b cut a range into the same blocks with flags from `from`. */
 int compact_same_blocks(const clscan_compactor *a, const clscan_compactor *b, compact_source from);
-/* The scatter of k alone as the next step of ch, with the offsets that compact_steps of another
- * compaction with the same flags and the same blocks (compact_same_blocks) left in its
- * compactor's counts: the count and its scan are not repeated. */
-cl_int compact_scatter_step(clscan_compactor *c, clscan_chain *ch, const compact_call *k, cl_mem offsets);
 /* The runs of src's elements as flags (kernel flags_runs of the COMPACT_FROM_FLAGS part, reserved):
  * flags[0 ... count) the first of each run, and flags[count] = 1 (cl/select/runs.cl), as the
  * next step of ch. */

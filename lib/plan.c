@@ -2,7 +2,6 @@
  * chosen for them (variant.c).  The public functions that create, tune and release plans. */
 #include "plan.h"
 #include "custom.h"
-#include "transform.h"
 #include "program.h"
 
 #include <stdlib.h>
@@ -92,11 +91,11 @@ void clscan_plan_request(const clscan_plan *plan, clscan_program_kind what, clsc
             r->items = scaled ? scaled : 1;
         }
     } else {
-        /* The plain program's tuning, with fewer elements where pairs would not fit; the
-         * automatic one where the plain program streams (segmented programs do not). */
-        const int streamed = plain->tiles == CLSCAN_TILES_STREAMED;
-        r->wg = streamed ? 0 : plain->wg;
-        r->items = streamed ? 0 : plain->items;
+        /* The user's tuning, with fewer elements where pairs would not fit; else the automatic
+         * one of segmented programs (their own: on GPUs much shorter runs than plain scans'). */
+        const int automatic = !plan->want.wg && !plan->want.items;
+        r->wg = automatic ? 0 : plain->wg;
+        r->items = automatic ? 0 : plain->items;
         r->shrink = 1;
     }
 }
@@ -116,10 +115,8 @@ cl_int clscan_plan_program(clscan_plan *plan, const char *fn, clscan_program_kin
     return CL_SUCCESS;
 }
 
-/* Builds the plain program for the plan's choices and puts it in place of the old one (the
- * segmented programs are rebuilt on their next use).  An automatic tuning shrinks the work-group
- * while the kernels run fewer work-items (registers). */
-static cl_int rebuild(clscan_plan *plan, const char *fn)
+/* An automatic tuning shrinks the work-group while the kernels run fewer work-items (registers). */
+cl_int clscan_plan_rebuild(clscan_plan *plan, const char *fn)
 {
     clscan_variant_request r;
     clscan_plan_request(plan, CLSCAN_PROGRAM_PLAIN, &r);
@@ -174,7 +171,7 @@ static clscan_plan *create(const char *fn, cl_context context, cl_device_id devi
             *err = clscan_fail(CLSCAN_FP64_NOT_SUPPORTED, "%s: CLSCAN_DOUBLE needs cl_khr_fp64, which %s does not "
                                "offer", fn, plan->info.name);
         else
-            *err = rebuild(plan, fn);
+            *err = clscan_plan_rebuild(plan, fn);
     }
     if (*err != CL_SUCCESS) {
         free_plan(plan);
@@ -279,7 +276,7 @@ static cl_int change(clscan_plan *plan, const clscan_choices *want, const char *
     pthread_mutex_lock(&plan->lock);
     const clscan_choices old = plan->want;
     plan->want = *want;
-    const cl_int err = rebuild(plan, fn);
+    const cl_int err = clscan_plan_rebuild(plan, fn);
     if (err != CL_SUCCESS)
         plan->want = old;
     pthread_mutex_unlock(&plan->lock);
@@ -371,53 +368,4 @@ CLSCAN_API cl_int clscan_plan_set_accuracy(clscan_plan *plan, clscan_accuracy ac
 CLSCAN_API clscan_accuracy clscan_plan_get_accuracy(const clscan_plan *plan)
 {
     return plan ? plan->want.accuracy : CLSCAN_ACCURACY_AUTO;
-}
-
-/* After a failed build with a transform: CLSCAN_ELEMENT_SIZE_MISMATCH if the log names one of
- * the transform's compile-time size checks; else err as it was. */
-static cl_int transform_mismatch(const char *fn, const clscan_transform *t, cl_int err)
-{
-    if (!t || err != CL_BUILD_PROGRAM_FAILURE)
-        return err;
-    if (strstr(clscan_last_error(), CLSCAN_TRANSFORM_SRC_CHECK))
-        return clscan_fail(CLSCAN_ELEMENT_SIZE_MISMATCH, "%s: t->src_size is %zu, but the device's sizeof(%s) is not "
-                           "(the compile-time check %s failed)", fn, t->src_size, t->src_type,
-                           CLSCAN_TRANSFORM_SRC_CHECK);
-    if (strstr(clscan_last_error(), CLSCAN_TRANSFORM_DST_CHECK))
-        return clscan_fail(CLSCAN_ELEMENT_SIZE_MISMATCH, "%s: t->dst_size is %zu, but the device's sizeof(%s) is not "
-                           "(the compile-time check %s failed)", fn, t->dst_size, t->dst_type,
-                           CLSCAN_TRANSFORM_DST_CHECK);
-    return err;
-}
-
-CLSCAN_API cl_int clscan_plan_set_transform(clscan_plan *plan, const clscan_transform *t)
-{
-    static const char fn[] = "clscan_plan_set_transform";
-    if (!plan)
-        return clscan_fail(CLSCAN_INVALID_PLAN, "%s: plan is NULL", fn);
-    char *source = NULL;
-    cl_int err = t ? clscan_transform_source(fn, t, &source) : CL_SUCCESS;
-    if (err != CL_SUCCESS)
-        return err;
-    pthread_mutex_lock(&plan->lock);
-    char *const old_source = plan->transform_source;
-    const int old_out = plan->transform_out;
-    const size_t old_src = plan->src_size, old_dst = plan->dst_size;
-    plan->transform_source = source;
-    plan->transform_out = t && t->out;
-    plan->src_size = t ? t->src_size : plan->element_size;
-    plan->dst_size = t && t->out ? t->dst_size : plan->element_size;
-    err = rebuild(plan, fn);
-    if (err != CL_SUCCESS) {
-        err = transform_mismatch(fn, t, err);
-        plan->transform_source = old_source;
-        plan->transform_out = old_out;
-        plan->src_size = old_src;
-        plan->dst_size = old_dst;
-        free(source);
-    } else {
-        free(old_source);
-    }
-    pthread_mutex_unlock(&plan->lock);
-    return err;
 }

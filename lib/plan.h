@@ -100,6 +100,10 @@ void clscan_plan_request(const clscan_plan *plan, clscan_program_kind what, clsc
 /* plan.c: program `what`, built on first use; called with the plan's lock held. */
 cl_int clscan_plan_program(clscan_plan *plan, const char *fn, clscan_program_kind what,
                            const clscan_scan_program **program);
+/* plan.c: builds the plain program for the plan's choices and puts it in place of the old one
+ * (the segmented programs are rebuilt on their next use); the old ones are kept on failure.
+ * Called with the plan's lock held, or before the plan is shared. */
+cl_int clscan_plan_rebuild(clscan_plan *plan, const char *fn);
 
 /* scratch.c: the queue's slot (called with the lock held), and releasing them all. */
 clscan_scratch *clscan_scratch_slot(clscan_plan *plan, cl_command_queue queue);

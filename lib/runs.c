@@ -176,13 +176,25 @@ static cl_int run_locked(clscan_runs *r, clscan_plan *plan, cl_command_queue que
         const compact_call cv = {COMPACT_ELEMENTS, COMPACT_FROM_FLAGS, reduce ? r->scan : k->values, r->heads,
                                  k->values_out, vc->kept, reduce ? 0 : k->values_offset, fo, k->values_out_offset, 0,
                                  k->count};
-        if (err == CL_SUCCESS)
-            err = compact_steps(kc, &ch, &ck, NULL);
         /* The values' flags are the keys': where the blocks are the same too, so are the keys'
          * scanned counts, and the values' compaction is its scatter alone. */
+        const int shared = compact_same_blocks(kc, vc, COMPACT_FROM_FLAGS);
+        /* Every command that can fail for a reason other than the device (the kernels'
+         * arguments, the scans' checks and scratch) before the first that writes the caller's
+         * buffers: the two scatters come last, so that only a failure to enqueue the values'
+         * scatter leaves keys_out and nruns written (by the keys' scatter) behind. */
         if (err == CL_SUCCESS)
-            err = compact_same_blocks(kc, vc, COMPACT_FROM_FLAGS) ? compact_scatter_step(vc, &ch, &cv, kc->counts)
-                                                                 : compact_steps(vc, &ch, &cv, NULL);
+            err = compact_args(kc, &ck, NULL);
+        if (err == CL_SUCCESS)
+            err = compact_args(vc, &cv, shared ? kc->counts : NULL);
+        if (err == CL_SUCCESS)
+            err = compact_count_steps(kc, &ch, &ck, NULL);
+        if (err == CL_SUCCESS && !shared)
+            err = compact_count_steps(vc, &ch, &cv, NULL);
+        if (err == CL_SUCCESS)
+            err = compact_scatter_step(kc, &ch, &ck);
+        if (err == CL_SUCCESS)
+            err = compact_scatter_step(vc, &ch, &cv);
     }
     clscan_chain_end(&ch, err, event, &r->last_use);
     return err;

@@ -1,7 +1,8 @@
 /* Transforms: the user's OpenCL C snippets become the source and destination types and the
  * functions that cl/scan/io_transform.cl loads and stores through (the conventions of the
- * custom operators, lib/custom.c). */
+ * custom operators, lib/custom.c); clscan_plan_set_transform puts them into a plan. */
 #include "transform.h"
+#include "plan.h"
 
 #include <stdio.h>
 #include <stdlib.h>
@@ -74,4 +75,53 @@ cl_int clscan_transform_source(const char *fn, const clscan_transform *t, char *
         memcpy(s + n_in, identity_out, sizeof identity_out);
     *source = s;
     return CL_SUCCESS;
+}
+
+/* After a failed build with a transform: CLSCAN_ELEMENT_SIZE_MISMATCH if the log names one of
+ * the transform's compile-time size checks; else err as it was. */
+static cl_int transform_mismatch(const char *fn, const clscan_transform *t, cl_int err)
+{
+    if (!t || err != CL_BUILD_PROGRAM_FAILURE)
+        return err;
+    if (strstr(clscan_last_error(), CLSCAN_TRANSFORM_SRC_CHECK))
+        return clscan_fail(CLSCAN_ELEMENT_SIZE_MISMATCH, "%s: t->src_size is %zu, but the device's sizeof(%s) is not "
+                           "(the compile-time check %s failed)", fn, t->src_size, t->src_type,
+                           CLSCAN_TRANSFORM_SRC_CHECK);
+    if (strstr(clscan_last_error(), CLSCAN_TRANSFORM_DST_CHECK))
+        return clscan_fail(CLSCAN_ELEMENT_SIZE_MISMATCH, "%s: t->dst_size is %zu, but the device's sizeof(%s) is not "
+                           "(the compile-time check %s failed)", fn, t->dst_size, t->dst_type,
+                           CLSCAN_TRANSFORM_DST_CHECK);
+    return err;
+}
+
+CLSCAN_API cl_int clscan_plan_set_transform(clscan_plan *plan, const clscan_transform *t)
+{
+    static const char fn[] = "clscan_plan_set_transform";
+    if (!plan)
+        return clscan_fail(CLSCAN_INVALID_PLAN, "%s: plan is NULL", fn);
+    char *source = NULL;
+    cl_int err = t ? clscan_transform_source(fn, t, &source) : CL_SUCCESS;
+    if (err != CL_SUCCESS)
+        return err;
+    pthread_mutex_lock(&plan->lock);
+    char *const old_source = plan->transform_source;
+    const int old_out = plan->transform_out;
+    const size_t old_src = plan->src_size, old_dst = plan->dst_size;
+    plan->transform_source = source;
+    plan->transform_out = t && t->out;
+    plan->src_size = t ? t->src_size : plan->element_size;
+    plan->dst_size = t && t->out ? t->dst_size : plan->element_size;
+    err = clscan_plan_rebuild(plan, fn);
+    if (err != CL_SUCCESS) {
+        err = transform_mismatch(fn, t, err);
+        plan->transform_source = old_source;
+        plan->transform_out = old_out;
+        plan->src_size = old_src;
+        plan->dst_size = old_dst;
+        free(source);
+    } else {
+        free(old_source);
+    }
+    pthread_mutex_unlock(&plan->lock);
+    return err;
 }

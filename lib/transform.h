@@ -1,4 +1,4 @@
-/* Transforms of a plan's input and output (transform.c). */
+/* Transforms of a plan's input and output (transform.c, also clscan_plan_set_transform). */
 #ifndef CLSCAN_TRANSFORM_H
 #define CLSCAN_TRANSFORM_H
 

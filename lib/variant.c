@@ -72,6 +72,11 @@ static clscan_tiles choose_tiles(const clscan_variant_request *r, int gpu)
         return r->tiles;
     if (r->dev->tiles != CLSCAN_TILES_AUTO)
         return r->dev->tiles;
+    /* Segmented programs on GPUs read their few elements per work-item straight from global
+     * memory: staging (value, head) pairs through local memory cost more (H200, float SUM by
+     * heads 2^28, 128 x 4: 1.122 ms in registers against 1.484 staged). */
+    if (gpu && !CLSCAN_PROGRAM_IS_PLAIN(r->what))
+        return CLSCAN_TILES_REGISTERS;
     return gpu ? CLSCAN_TILES_STAGED : CLSCAN_TILES_STREAMED;
 }
 
@@ -136,6 +141,12 @@ static void automatic_tuning(const clscan_variant *v, size_t e, clscan_algorithm
         /* H200, 2^28 floats: 256 x 32 0.648 ms, 256 x 16 0.849 (fewer hops of the look-back). */
         *wg = 256;
         *items = clamp(128 / e, 1, 4096);
+    } else if (!CLSCAN_PROGRAM_IS_PLAIN(v->what)) {
+        /* Segmented programs in registers, H200, 2^28 by heads, reduce-then-scan: float SUM
+         * 128 x 4 1.122 ms, 256 x 4 1.163, 256 x 2 1.824, 256 x 8 2.350, 64 x 8 1.699; double
+         * SUM 128 x 4 2.185, 256 x 2 2.346 (short runs: the registers' loads stay coalesced). */
+        *wg = 128;
+        *items = 4;
     } else {
         /* H200, 2^28 floats, reduce-then-scan: 256 x 16 0.785 ms, 128 x 16 0.777, 256 x 8 0.797. */
         *wg = 256;

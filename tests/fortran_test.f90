@@ -15,6 +15,10 @@
 !   clscan_enqueue_with (host carry, total in a buffer, reverse), clscan_enqueue_recurrence,
 !   clscan_enqueue_segmented, clscan_enqueue_by_key, a custom operator from Fortran strings, a
 !   descending radix sort of int16 keys, whole and in two segments;
+! * the selections: a compactor with a predicate from Fortran strings (compact_if, blocking and
+!   enqueued at an offset, partition_if), partition by flags, unique, unique_by_key and
+!   reduce_by_key; scans along both axes of a padded 2-D array; transforms from strings and from
+!   the structure, cleared; the accuracy's setter and getter; the argument checks alone;
 ! * bad calls: the documented status, clscan_last_error() or errmsg not empty, outputs untouched.
 !
 ! Exit status: 0 all checks passed, 1 a check failed, 77 no device, 99 a setup error.
@@ -881,6 +885,8 @@ contains
     call expect_failure(status, CLSCAN_INVALID_PLAN, clscan_last_error(), "clscan_enqueue without a plan")
 
     call test_sort_descending(context, queue)
+    call test_selections(context, queue)
+    call test_axis_transform(context, queue)
 
     call clscan_plan_release(plan)
     call expect_success(clReleaseMemObject(src), "clReleaseMemObject")
@@ -959,6 +965,455 @@ contains
     call expect_success(clReleaseMemObject(kin), "clReleaseMemObject")
     call expect_success(clReleaseMemObject(kout), "clReleaseMemObject")
   end subroutine test_sort_descending
+
+  ! ---- Selections, axis scans, transforms, checks ------------------------------------------
+
+  ! A buffer with a copy of values.
+  function buffer_i32(context, values) result(buffer)
+    type(c_ptr), intent(in) :: context
+    integer(c_int32_t), intent(in), target, contiguous :: values(:)
+    type(c_ptr) :: buffer
+    integer(c_int) :: err
+    buffer = clCreateBuffer(context, ior(CL_MEM_READ_WRITE, CL_MEM_COPY_HOST_PTR), int(size(values), c_size_t) * 4, &
+                            c_loc(values), err)
+    if (err /= CL_SUCCESS) call setup_error("clCreateBuffer", err)
+  end function buffer_i32
+
+  function buffer_i64(context, values) result(buffer)
+    type(c_ptr), intent(in) :: context
+    integer(c_int64_t), intent(in), target, contiguous :: values(:)
+    type(c_ptr) :: buffer
+    integer(c_int) :: err
+    buffer = clCreateBuffer(context, ior(CL_MEM_READ_WRITE, CL_MEM_COPY_HOST_PTR), int(size(values), c_size_t) * 8, &
+                            c_loc(values), err)
+    if (err /= CL_SUCCESS) call setup_error("clCreateBuffer", err)
+  end function buffer_i64
+
+  ! A blocking read of the first size(values) int32 values of a buffer.
+  subroutine read_i32(queue, buffer, values)
+    type(c_ptr), intent(in) :: queue, buffer
+    integer(c_int32_t), intent(inout), target, contiguous :: values(:)
+    call expect_success(clEnqueueReadBuffer(queue, buffer, CL_TRUE, 0_c_size_t, int(size(values), c_size_t) * 4, &
+                                            c_loc(values), 0_c_int32_t, c_null_ptr, c_null_ptr), "clEnqueueReadBuffer")
+  end subroutine read_i32
+
+  subroutine read_i32_2d(queue, buffer, values)
+    type(c_ptr), intent(in) :: queue, buffer
+    integer(c_int32_t), intent(inout), target, contiguous :: values(:, :)
+    call expect_success(clEnqueueReadBuffer(queue, buffer, CL_TRUE, 0_c_size_t, int(size(values), c_size_t) * 4, &
+                                            c_loc(values), 0_c_int32_t, c_null_ptr, c_null_ptr), "clEnqueueReadBuffer")
+  end subroutine read_i32_2d
+
+  ! The number a selection wrote into a cl_ulong buffer.
+  function read_count(queue, buffer) result(count)
+    type(c_ptr), intent(in) :: queue, buffer
+    integer :: count
+    integer(c_int64_t), target :: value(1)
+    value = -1
+    call read_back(queue, buffer, value)
+    count = int(value(1))
+  end function read_count
+
+  ! A NUL-terminated C string of s, for the structures' c_loc.
+  subroutine to_c(s, chars)
+    character(len=*), intent(in) :: s
+    character(kind=c_char), allocatable, intent(out) :: chars(:)
+    integer :: i
+    allocate(chars(len(s) + 1))
+    do i = 1, len(s)
+      chars(i) = s(i:i)
+    end do
+    chars(len(s) + 1) = c_null_char
+  end subroutine to_c
+
+  ! Whether x(i), at index i of the range (from 0), satisfies the predicate of test_selections.
+  pure logical function chosen(x, i)
+    integer(c_int32_t), intent(in) :: x
+    integer, intent(in) :: i
+    chosen = mod(x, 3) == 0 .or. mod(i, 7) == 1
+  end function chosen
+
+  ! A compactor with a predicate (compact_if blocking and enqueued at an offset, partition_if),
+  ! partition by flags, unique; unique_by_key and reduce_by_key; each against a Fortran loop,
+  ! over counts that cross the compaction's blocks; the rejections of a compactor without a
+  ! predicate, of an empty predicate and of reduce_by_key without a plan, outputs untouched.
+  subroutine test_selections(context, queue)
+    type(c_ptr), intent(in) :: context, queue
+    integer, parameter :: n = 10007, off = 5
+    integer(c_int32_t), allocatable, target :: x(:), keys(:), got(:), ref(:), fill(:)
+    integer(c_int64_t), allocatable, target :: v(:), vgot(:), vref(:), vfill(:)
+    integer(c_int8_t), allocatable, target :: flags(:)
+    integer(c_int64_t), target :: zero(1)
+    integer(c_size_t) :: kept
+    integer(c_int) :: err
+    type(c_ptr) :: c, plain, runs, plan, xbuf, fbuf, dbuf, kbuf, kout, vbuf, vout, nbuf
+    integer :: i, m, r
+    topic = "selections"
+    allocate(x(n), keys(n), got(n), ref(n), fill(n), v(n), vgot(n), vref(n), vfill(n), flags(n))
+    x = int(random_ints(n, -50_c_int64_t, 50_c_int64_t), c_int32_t)
+    keys = int(random_ints(n, 0_c_int64_t, 2_c_int64_t), c_int32_t)
+    v = random_ints(n, -1000000_c_int64_t, 1000000_c_int64_t)
+    flags = int(random_ints(n, 0_c_int64_t, 1_c_int64_t), c_int8_t)
+    fill = sentinel32
+    vfill = sentinel64
+    zero = 0
+    xbuf = buffer_i32(context, x)
+    kbuf = buffer_i32(context, keys)
+    vbuf = buffer_i64(context, v)
+    dbuf = buffer_i32(context, fill)
+    kout = buffer_i32(context, fill)
+    vout = buffer_i64(context, vfill)
+    nbuf = buffer_i64(context, zero)
+    fbuf = clCreateBuffer(context, ior(CL_MEM_READ_WRITE, CL_MEM_COPY_HOST_PTR), int(n, c_size_t), c_loc(flags), err)
+    if (err /= CL_SUCCESS) call setup_error("clCreateBuffer", err)
+
+    c = clscan_compactor_create_if(context, device, 4_c_size_t, "int", "x % 3 == 0 || i % 7 == 1", err, &
+                                   preamble="/* multiples of 3, and every seventh from the second */")
+    call expect_success(err, "clscan_compactor_create_if (strings)")
+    if (err == CL_SUCCESS) then
+      ! compact_if, blocking: the kept elements in order, dst untouched after them
+      m = 0
+      do i = 1, n
+        if (chosen(x(i), i - 1)) then
+          m = m + 1
+          ref(m) = x(i)
+        end if
+      end do
+      kept = 0
+      call expect_success(clscan_compact_if(c, queue, xbuf, 0_c_size_t, int(n, c_size_t), dbuf, 0_c_size_t, kept, &
+                                            0_c_int32_t, c_null_ptr), "clscan_compact_if")
+      call expect(kept == m, "clscan_compact_if: the number kept")
+      call read_i32(queue, dbuf, got)
+      call expect(all(got(1:m) == ref(1:m)), "clscan_compact_if: results")
+      call expect(all(got(m + 1:n) == sentinel32), "clscan_compact_if: dst written past the kept")
+
+      ! compact_if_enqueue of x(off + 1:n): i is the index in the range
+      m = 0
+      do i = off + 1, n
+        if (chosen(x(i), i - off - 1)) then
+          m = m + 1
+          ref(m) = x(i)
+        end if
+      end do
+      call expect_success(clscan_compact_if_enqueue(c, queue, xbuf, int(off, c_size_t), int(n - off, c_size_t), &
+                                                    dbuf, 0_c_size_t, nbuf, 0_c_size_t, 0_c_int32_t, c_null_ptr, &
+                                                    c_null_ptr), "clscan_compact_if_enqueue")
+      call read_i32(queue, dbuf, got)
+      call expect(read_count(queue, nbuf) == m, "clscan_compact_if_enqueue: the number kept")
+      call expect(all(got(1:m) == ref(1:m)), "clscan_compact_if_enqueue: results")
+
+      ! partition_if: the chosen in order, then the others in order
+      m = 0
+      do i = 1, n
+        if (chosen(x(i), i - 1)) then
+          m = m + 1
+          ref(m) = x(i)
+        end if
+      end do
+      r = m
+      do i = 1, n
+        if (.not. chosen(x(i), i - 1)) then
+          r = r + 1
+          ref(r) = x(i)
+        end if
+      end do
+      call expect_success(clscan_partition_if_enqueue(c, queue, xbuf, 0_c_size_t, int(n, c_size_t), dbuf, &
+                                                      0_c_size_t, nbuf, 0_c_size_t, 0_c_int32_t, c_null_ptr, &
+                                                      c_null_ptr), "clscan_partition_if_enqueue")
+      call read_i32(queue, dbuf, got)
+      call expect(read_count(queue, nbuf) == m, "clscan_partition_if_enqueue: the number chosen")
+      call expect(all(got == ref), "clscan_partition_if_enqueue: results")
+
+      ! partition by flags
+      m = 0
+      do i = 1, n
+        if (flags(i) /= 0) then
+          m = m + 1
+          ref(m) = x(i)
+        end if
+      end do
+      r = m
+      do i = 1, n
+        if (flags(i) == 0) then
+          r = r + 1
+          ref(r) = x(i)
+        end if
+      end do
+      call expect_success(clscan_partition_enqueue(c, queue, xbuf, 0_c_size_t, fbuf, 0_c_size_t, int(n, c_size_t), &
+                                                   dbuf, 0_c_size_t, nbuf, 0_c_size_t, 0_c_int32_t, c_null_ptr, &
+                                                   c_null_ptr), "clscan_partition_enqueue")
+      call read_i32(queue, dbuf, got)
+      call expect(read_count(queue, nbuf) == m, "clscan_partition_enqueue: the number flagged")
+      call expect(all(got == ref), "clscan_partition_enqueue: results")
+
+      ! unique: the first of each run of equal keys
+      m = 0
+      do i = 1, n
+        if (i == 1) then
+          m = 1
+          ref(m) = keys(i)
+        else if (keys(i) /= keys(i - 1)) then
+          m = m + 1
+          ref(m) = keys(i)
+        end if
+      end do
+      call expect_success(clscan_unique_enqueue(c, queue, kbuf, 0_c_size_t, int(n, c_size_t), dbuf, 0_c_size_t, &
+                                                nbuf, 0_c_size_t, 0_c_int32_t, c_null_ptr, c_null_ptr), &
+                          "clscan_unique_enqueue")
+      call read_i32(queue, dbuf, got)
+      call expect(read_count(queue, nbuf) == m, "clscan_unique_enqueue: the number of runs")
+      call expect(all(got(1:m) == ref(1:m)), "clscan_unique_enqueue: results")
+
+      ! count 0: nothing kept
+      call expect_success(clscan_compact_if(c, queue, xbuf, 0_c_size_t, 0_c_size_t, dbuf, 0_c_size_t, kept, &
+                                            0_c_int32_t, c_null_ptr), "clscan_compact_if of no elements")
+      call expect(kept == 0, "clscan_compact_if of no elements: the number kept")
+      call clscan_compactor_release(c)
+    end if
+
+    ! A compactor without a predicate refuses compact_if; an empty predicate is refused
+    call expect_success(clReleaseMemObject(dbuf), "clReleaseMemObject")
+    dbuf = buffer_i32(context, fill)
+    plain = clscan_compactor_create(context, device, 4_c_size_t, err)
+    call expect_success(err, "clscan_compactor_create")
+    if (err == CL_SUCCESS) then
+      call expect_failure(clscan_compact_if_enqueue(plain, queue, xbuf, 0_c_size_t, int(n, c_size_t), dbuf, &
+                                                    0_c_size_t, nbuf, 0_c_size_t, 0_c_int32_t, c_null_ptr, &
+                                                    c_null_ptr), CLSCAN_NO_PREDICATE, clscan_last_error(), &
+                          "clscan_compact_if_enqueue without a predicate")
+      call read_i32(queue, dbuf, got)
+      call expect(all(got == sentinel32), "clscan_compact_if_enqueue without a predicate: dst touched")
+      call clscan_compactor_release(plain)
+    end if
+    c = clscan_compactor_create_if(context, device, 4_c_size_t, "int", "", err)
+    call expect(.not. c_associated(c), "an empty predicate: a compactor")
+    call expect_failure(err, CLSCAN_INVALID_PREDICATE, clscan_last_error(), "an empty predicate")
+
+    ! unique_by_key and reduce_by_key (int32 keys, int64 values, an inclusive SUM)
+    runs = clscan_runs_create(context, device, 4_c_size_t, 8_c_size_t, err)
+    call expect_success(err, "clscan_runs_create")
+    plan = clscan_plan_create(context, device, CLSCAN_SUM, CLSCAN_INT64, CLSCAN_INCLUSIVE, err)
+    call expect_success(err, "clscan_plan_create (SUM int64 inclusive)")
+    if (c_associated(runs) .and. c_associated(plan)) then
+      call expect_failure(clscan_reduce_by_key_enqueue(runs, c_null_ptr, queue, kbuf, 0_c_size_t, vbuf, 0_c_size_t, &
+                                                       int(n, c_size_t), kout, 0_c_size_t, vout, 0_c_size_t, nbuf, &
+                                                       0_c_size_t, 0_c_int32_t, c_null_ptr, c_null_ptr), &
+                          CLSCAN_INVALID_PLAN, clscan_last_error(), "clscan_reduce_by_key_enqueue without a plan")
+      call read_i32(queue, kout, got)
+      call read_back(queue, vout, vgot)
+      call expect(all(got == sentinel32) .and. all(vgot == sentinel64), &
+                  "clscan_reduce_by_key_enqueue without a plan: outputs touched")
+
+      m = 0
+      do i = 1, n
+        if (i == 1) then
+          m = 1
+        else if (keys(i) /= keys(i - 1)) then
+          m = m + 1
+        else
+          vref(m) = vref(m) + v(i)
+          cycle
+        end if
+        ref(m) = keys(i)
+        vref(m) = v(i)
+      end do
+      call expect_success(clscan_reduce_by_key_enqueue(runs, plan, queue, kbuf, 0_c_size_t, vbuf, 0_c_size_t, &
+                                                       int(n, c_size_t), kout, 0_c_size_t, vout, 0_c_size_t, nbuf, &
+                                                       0_c_size_t, 0_c_int32_t, c_null_ptr, c_null_ptr), &
+                          "clscan_reduce_by_key_enqueue")
+      call read_i32(queue, kout, got)
+      call read_back(queue, vout, vgot)
+      call expect(read_count(queue, nbuf) == m, "clscan_reduce_by_key_enqueue: the number of runs")
+      call expect(all(got(1:m) == ref(1:m)), "clscan_reduce_by_key_enqueue: keys")
+      call expect(all(vgot(1:m) == vref(1:m)), "clscan_reduce_by_key_enqueue: sums")
+
+      do i = 1, n   ! the first value of each run
+        if (i == 1) then
+          m = 1
+        else if (keys(i) /= keys(i - 1)) then
+          m = m + 1
+        else
+          cycle
+        end if
+        vref(m) = v(i)
+      end do
+      call expect_success(clscan_unique_by_key_enqueue(runs, queue, kbuf, 0_c_size_t, vbuf, 0_c_size_t, &
+                                                       int(n, c_size_t), kout, 0_c_size_t, vout, 0_c_size_t, nbuf, &
+                                                       0_c_size_t, 0_c_int32_t, c_null_ptr, c_null_ptr), &
+                          "clscan_unique_by_key_enqueue")
+      call read_i32(queue, kout, got)
+      call read_back(queue, vout, vgot)
+      call expect(read_count(queue, nbuf) == m, "clscan_unique_by_key_enqueue: the number of runs")
+      call expect(all(got(1:m) == ref(1:m)), "clscan_unique_by_key_enqueue: keys")
+      call expect(all(vgot(1:m) == vref(1:m)), "clscan_unique_by_key_enqueue: values")
+    end if
+    call clscan_runs_release(runs)
+    call clscan_plan_release(plan)
+
+    call expect_success(clReleaseMemObject(xbuf), "clReleaseMemObject")
+    call expect_success(clReleaseMemObject(kbuf), "clReleaseMemObject")
+    call expect_success(clReleaseMemObject(vbuf), "clReleaseMemObject")
+    call expect_success(clReleaseMemObject(dbuf), "clReleaseMemObject")
+    call expect_success(clReleaseMemObject(kout), "clReleaseMemObject")
+    call expect_success(clReleaseMemObject(vout), "clReleaseMemObject")
+    call expect_success(clReleaseMemObject(nbuf), "clReleaseMemObject")
+    call expect_success(clReleaseMemObject(fbuf), "clReleaseMemObject")
+  end subroutine test_selections
+
+  ! Scans along both axes of a Fortran array a(m, nc) stored with a leading dimension p > m
+  ! (C's nc rows of m elements at a pitch of p), the padding untouched; a bad axis and a bad
+  ! pitch rejected; a transform from Fortran strings (int32 in, int64 scan) and from the
+  ! structure (with an output transform), cleared with c_null_ptr, an empty one rejected; the
+  ! accuracy's setter and getter; the argument checks alone.
+  subroutine test_axis_transform(context, queue)
+    type(c_ptr), intent(in) :: context, queue
+    integer, parameter :: m = 37, p = 40, nc = 300, n = 5003
+    integer(c_int32_t), allocatable, target :: a(:, :), got(:, :), ref(:, :), fill(:, :), x(:), y32(:), r32(:)
+    integer(c_int64_t), allocatable, target :: y(:), r64(:)
+    integer(c_int8_t), allocatable, target :: heads(:)
+    character(kind=c_char), allocatable, target :: csrc(:), cin(:), cdst(:), cout(:)
+    type(clscan_transform), target :: t
+    type(clscan_scan_options) :: options
+    type(c_ptr) :: plan, wide, abuf, dbuf, xbuf, ybuf, hbuf
+    integer(c_int) :: err
+    integer(c_int64_t) :: acc
+    integer :: i, j
+    topic = "axis scans and transforms"
+    allocate(a(p, nc), got(p, nc), ref(p, nc), fill(p, nc), x(n), y32(n), r32(n), y(n), r64(n), heads(n))
+    a = reshape(int(random_ints(p * nc, -1000_c_int64_t, 1000_c_int64_t), c_int32_t), [p, nc])
+    fill = sentinel32
+    abuf = buffer_i32(context, reshape(a, [p * nc]))
+    dbuf = buffer_i32(context, reshape(fill, [p * nc]))
+
+    plan = clscan_plan_create(context, device, CLSCAN_SUM, CLSCAN_INT32, CLSCAN_INCLUSIVE, err)
+    call expect_success(err, "clscan_plan_create (SUM int32 inclusive)")
+    if (err == CL_SUCCESS) then
+      ! A bad axis and a bad pitch: dst untouched
+      call expect_failure(clscan_enqueue_axis(plan, queue, 7, abuf, 0_c_size_t, int(p, c_size_t), dbuf, 0_c_size_t, &
+                                              int(p, c_size_t), int(nc, c_size_t), int(m, c_size_t), 0_c_int32_t, &
+                                              c_null_ptr, c_null_ptr), CLSCAN_INVALID_AXIS, clscan_last_error(), &
+                          "clscan_enqueue_axis along axis 7")
+      call expect_failure(clscan_enqueue_axis(plan, queue, CLSCAN_ALONG_ROWS, abuf, 0_c_size_t, int(m - 1, c_size_t), &
+                                              dbuf, 0_c_size_t, int(p, c_size_t), int(nc, c_size_t), &
+                                              int(m, c_size_t), 0_c_int32_t, c_null_ptr, c_null_ptr), &
+                          CLSCAN_INVALID_PITCH, clscan_last_error(), "clscan_enqueue_axis with a pitch below cols")
+      call read_i32_2d(queue, dbuf, got)
+      call expect(all(got == sentinel32), "clscan_enqueue_axis rejected: dst touched")
+
+      ! Along C's columns: along the second index of a, for every first index
+      ref = sentinel32
+      do i = 1, m
+        acc = 0
+        do j = 1, nc
+          acc = acc + a(i, j)
+          ref(i, j) = int(acc, c_int32_t)
+        end do
+      end do
+      call expect_success(clscan_enqueue_axis(plan, queue, CLSCAN_ALONG_COLUMNS, abuf, 0_c_size_t, int(p, c_size_t), &
+                                              dbuf, 0_c_size_t, int(p, c_size_t), int(nc, c_size_t), &
+                                              int(m, c_size_t), 0_c_int32_t, c_null_ptr, c_null_ptr), &
+                          "clscan_enqueue_axis (CLSCAN_ALONG_COLUMNS)")
+      call read_i32_2d(queue, dbuf, got)
+      call expect(all(got == ref), "clscan_enqueue_axis (CLSCAN_ALONG_COLUMNS): results, padding untouched")
+
+      ! Along C's rows: along the first index of a, for every second index
+      do j = 1, nc
+        acc = 0
+        do i = 1, m
+          acc = acc + a(i, j)
+          ref(i, j) = int(acc, c_int32_t)
+        end do
+      end do
+      call expect_success(clscan_enqueue_axis(plan, queue, CLSCAN_ALONG_ROWS, abuf, 0_c_size_t, int(p, c_size_t), &
+                                              dbuf, 0_c_size_t, int(p, c_size_t), int(nc, c_size_t), &
+                                              int(m, c_size_t), 0_c_int32_t, c_null_ptr, c_null_ptr), &
+                          "clscan_enqueue_axis (CLSCAN_ALONG_ROWS)")
+      call read_i32_2d(queue, dbuf, got)
+      call expect(all(got == ref), "clscan_enqueue_axis (CLSCAN_ALONG_ROWS): results, padding untouched")
+
+      ! The argument checks alone: what the calls would return, nothing enqueued
+      options = clscan_scan_options()
+      heads = int(random_ints(n, 0_c_int64_t, 1_c_int64_t), c_int8_t)
+      hbuf = clCreateBuffer(context, ior(CL_MEM_READ_WRITE, CL_MEM_COPY_HOST_PTR), int(n, c_size_t), c_loc(heads), err)
+      if (err /= CL_SUCCESS) call setup_error("clCreateBuffer", err)
+      call expect_success(clscan_enqueue_with_check(plan, queue, abuf, 0_c_size_t, dbuf, 0_c_size_t, int(m, c_size_t), &
+                                                    options, 0_c_int32_t, c_null_ptr), "clscan_enqueue_with_check")
+      call expect_failure(clscan_enqueue_with_check(c_null_ptr, queue, abuf, 0_c_size_t, dbuf, 0_c_size_t, &
+                                                    int(m, c_size_t), options, 0_c_int32_t, c_null_ptr), &
+                          CLSCAN_INVALID_PLAN, clscan_last_error(), "clscan_enqueue_with_check without a plan")
+      call expect_success(clscan_enqueue_segmented_check(plan, queue, abuf, 0_c_size_t, hbuf, 0_c_size_t, dbuf, &
+                                                         0_c_size_t, int(n, c_size_t), 0_c_int32_t, c_null_ptr), &
+                          "clscan_enqueue_segmented_check")
+      call expect_failure(clscan_enqueue_segmented_check(plan, queue, abuf, 0_c_size_t, hbuf, 0_c_size_t, dbuf, &
+                                                         0_c_size_t, int(p * nc + 1, c_size_t), 0_c_int32_t, &
+                                                         c_null_ptr), CLSCAN_RANGE_OUT_OF_BOUNDS, clscan_last_error(), &
+                          "clscan_enqueue_segmented_check past the buffers")
+      call read_i32_2d(queue, dbuf, got)
+      call expect(all(got == ref), "the checks alone: dst touched")
+      call expect_success(clReleaseMemObject(hbuf), "clReleaseMemObject")
+
+      ! The accuracy: set, read back; an unknown one refused
+      call expect(clscan_plan_get_accuracy(plan) == CLSCAN_ACCURACY_AUTO, "clscan_plan_get_accuracy: not AUTO at first")
+      call expect_success(clscan_plan_set_accuracy(plan, CLSCAN_ACCURACY_WORKING), "clscan_plan_set_accuracy")
+      call expect(clscan_plan_get_accuracy(plan) == CLSCAN_ACCURACY_WORKING, "clscan_plan_get_accuracy after a set")
+      call expect_failure(clscan_plan_set_accuracy(plan, 9), CL_INVALID_VALUE, clscan_last_error(), &
+                          "clscan_plan_set_accuracy(9)")
+      call clscan_plan_release(plan)
+    end if
+
+    ! Transforms on a SUM of int64: int32 elements in, widened with their index
+    x = int(random_ints(n, -100000_c_int64_t, 100000_c_int64_t), c_int32_t)
+    xbuf = buffer_i32(context, x)
+    r64 = sentinel64
+    ybuf = buffer_i64(context, r64)
+    wide = clscan_plan_create(context, device, CLSCAN_SUM, CLSCAN_INT64, CLSCAN_INCLUSIVE, err)
+    call expect_success(err, "clscan_plan_create (SUM int64 inclusive)")
+    if (err == CL_SUCCESS) then
+      call expect_failure(clscan_plan_set_transform(wide, "int", 4_c_size_t, ""), CLSCAN_INVALID_TRANSFORM, &
+                          clscan_last_error(), "clscan_plan_set_transform with an empty in")
+      call expect_success(clscan_plan_set_transform(wide, "int", 4_c_size_t, "(long)x * 3 + (long)i"), &
+                          "clscan_plan_set_transform (strings)")
+      acc = 0
+      do i = 1, n
+        acc = acc + 3 * int(x(i), c_int64_t) + (i - 1)
+        r64(i) = acc
+      end do
+      call expect_success(clscan_enqueue(wide, queue, xbuf, 0_c_size_t, ybuf, 0_c_size_t, int(n, c_size_t), &
+                                         0_c_int32_t, c_null_ptr, c_null_ptr), "clscan_enqueue (transform in)")
+      call read_back(queue, ybuf, y)
+      call expect(all(y == r64), "clscan_enqueue (transform in): results")
+
+      ! The structure, with an output transform to int32: the sums' remainders by 1000
+      call to_c("int", csrc)
+      call to_c("(long)x", cin)
+      call to_c("int", cdst)
+      call to_c("(int)(y % 1000)", cout)
+      t = clscan_transform(src_type=c_loc(csrc), src_size=4_c_size_t, in=c_loc(cin), dst_type=c_loc(cdst), dst_size=4_c_size_t, &
+                           out=c_loc(cout))
+      call expect_success(clscan_plan_set_transform(wide, t), "clscan_plan_set_transform (structure)")
+      acc = 0
+      do i = 1, n
+        acc = acc + x(i)
+        r32(i) = int(mod(acc, 1000_c_int64_t), c_int32_t)
+      end do
+      y32 = sentinel32
+      call expect_success(clscan_enqueue(wide, queue, xbuf, 0_c_size_t, ybuf, 0_c_size_t, int(n, c_size_t), &
+                                         0_c_int32_t, c_null_ptr, c_null_ptr), "clscan_enqueue (transforms in, out)")
+      call read_i32(queue, ybuf, y32)
+      call expect(all(y32 == r32), "clscan_enqueue (transforms in, out): results")
+
+      ! Cleared: the plain scan of int64 elements again
+      call expect_success(clscan_plan_set_transform(wide, c_null_ptr), "clscan_plan_set_transform(c_null_ptr)")
+      call expect_failure(clscan_enqueue(wide, queue, xbuf, 0_c_size_t, ybuf, 0_c_size_t, int(n, c_size_t), &
+                                         0_c_int32_t, c_null_ptr, c_null_ptr), CLSCAN_RANGE_OUT_OF_BOUNDS, &
+                          clscan_last_error(), "int64 elements from a buffer of n int32 after the transform is cleared")
+      call clscan_plan_release(wide)
+    end if
+    call expect_success(clReleaseMemObject(xbuf), "clReleaseMemObject")
+    call expect_success(clReleaseMemObject(ybuf), "clReleaseMemObject")
+    call expect_success(clReleaseMemObject(abuf), "clReleaseMemObject")
+    call expect_success(clReleaseMemObject(dbuf), "clReleaseMemObject")
+  end subroutine test_axis_transform
 
   ! A blocking read of the first size(values) int64 values of a buffer.
   subroutine read_back(queue, buffer, values)

@@ -153,10 +153,9 @@ check-valgrind:
 #                  enqueued or none) between two others on the same plan or handle: the next call
 #                  still waits for both, and its result is right (scans with both algorithms,
 #                  compaction, sorting, bucketing)
-# fault_outputs.sh fault_test's sorting, bucketing and reduce_by_key walks requiring every output of
-#                  a failed call untouched: must FAIL (XFAIL) while failed bucket calls leave the
-#                  output of their earlier passes behind, and failed unique_by_key and reduce_by_key
-#                  calls the keys' compaction (keys_out, nruns)
+# fault_outputs.sh fault_test's sorting and bucketing walks requiring every output of a failed call
+#                  untouched: must FAIL (XFAIL) while failed bucket calls leave the output of their
+#                  earlier passes behind
 if ENABLE_TESTS
 # A module built shared although never installed (-rpath), for LD_PRELOAD.
 check_LTLIBRARIES = tests/fault/shim.la
