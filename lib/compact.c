@@ -1,6 +1,9 @@
 /* Stream compaction: per-block counts of the set flags, one exclusive scan of the counts with
  * clscan (the block offsets, and the total at the end), then a stable scatter of the kept
- * elements or of their indices (cl/compact/). */
+ * elements or of their indices (cl/compact/).  The flags come from one of the flag sources
+ * (compact.h), each a program of its own: the caller's flags, a predicate or the runs of src,
+ * the latter two evaluated in the count and the scatter kernels instead of stored (so that a
+ * selection reads src twice and writes no flags). */
 #include "compact.h"
 
 #include <stdio.h>
@@ -18,68 +21,81 @@ static void tuning(clscan_compactor *c)
         c->wg /= 2;
 }
 
+static void release_part(compact_part *p)
+{
+    cl_kernel kernels[] = {p->count, p->scatter, p->partition, p->flags_runs};
+    for (size_t i = 0; i < sizeof kernels / sizeof kernels[0]; ++i)
+        if (kernels[i])
+            clReleaseKernel(kernels[i]);
+    if (p->program)
+        clReleaseProgram(p->program);
+    *p = (compact_part){0};
+}
+
 static void release_parts(clscan_compactor *c)
 {
-    if (c->count) clReleaseKernel(c->count);
-    if (c->scatter) clReleaseKernel(c->scatter);
-    if (c->partition) clReleaseKernel(c->partition);
-    if (c->flags_runs) clReleaseKernel(c->flags_runs);
-    if (c->flags_if) clReleaseKernel(c->flags_if);
-    if (c->program) clReleaseProgram(c->program);
+    for (int s = 0; s < COMPACT_SOURCES; ++s)
+        release_part(&c->parts[s]);
     if (c->counts) clReleaseMemObject(c->counts);
     if (c->kept) clReleaseMemObject(c->kept);
-    if (c->flags) clReleaseMemObject(c->flags);
     if (c->last_use) clReleaseEvent(c->last_use);
     clscan_plan_release(c->scan);
 }
 
-/* The kernels of the compaction, of the selections built on it (cl/select/) and, with a
- * predicate, its flags. */
-static cl_int kernels(const char *fn, clscan_compactor *c, const char *scatter)
+/* The kernels of a flag source's program: the compaction's, the partition's and (the flags
+ * source's program, for runs.c) the flags of runs. */
+static cl_int kernels(const char *fn, clscan_compactor *c, compact_source from, compact_part *p)
 {
     struct { const char *name; cl_kernel *kernel; } k[] = {
-        {"clscan_compact_count", &c->count}, {scatter, &c->scatter}, {"clscan_select_partition", &c->partition},
-        {"clscan_select_flags_runs", &c->flags_runs}, {"clscan_select_flags_if", &c->flags_if}};
+        {"clscan_compact_count", &p->count},
+        {c->gpu ? "clscan_compact_scatter_block" : "clscan_compact_scatter_list", &p->scatter},
+        {c->gpu ? "clscan_select_partition_block" : "clscan_select_partition", &p->partition},
+        {"clscan_select_flags_runs", &p->flags_runs}};
     cl_int err = CL_SUCCESS;
-    for (size_t i = 0; i < (c->predicate ? 5u : 4u) && err == CL_SUCCESS; ++i)
-        err = clscan_kernel_create(fn, c->program, c->device, &c->info, k[i].name, c->wg, k[i].kernel);
+    for (size_t i = 0; i < (from == COMPACT_FROM_FLAGS ? 4u : 3u) && err == CL_SUCCESS; ++i)
+        err = clscan_kernel_create(fn, p->program, c->device, &c->info, k[i].name, p->wg, k[i].kernel);
     return err;
 }
 
-static cl_int build(const char *fn, clscan_compactor *c)
+/* Builds the program of the flags from `from` into c->parts[from]; on failure the part stays
+ * empty. */
+static cl_int build(const char *fn, clscan_compactor *c, compact_source from)
 {
-    const char *files[] = {"compact/elements.cl", "common/wg_sum.cl",
+    static const char *const sources[] = {"select/from_flags.cl", "select/from_predicate.cl", "select/from_runs.cl"};
+    const char *files[] = {"compact/elements.cl", "common/wg_sum.cl", "select/index.cl", "select/runs.cl",
+                           sources[from],
                            c->gpu ? "compact/flags_bits.cl" : "compact/flags_loop.cl", "compact/count.cl",
                            c->gpu ? "compact/scatter_block.cl" : "compact/scatter_list.cl",
-                           "select/partition.cl", "select/index.cl", "select/runs.cl",
-                           c->predicate ? "select/flags_if.cl" : NULL,
+                           c->gpu ? "select/partition_block.cl" : "select/partition.cl",
                            NULL};
-    const char *scatter = c->gpu ? "clscan_compact_scatter_block" : "clscan_compact_scatter_list";
+    compact_part *p = &c->parts[from];
     const char *word;
     size_t words;
     algo_words(c->element_size, &word, &words);
+    p->wg = c->wg;
     cl_int err;
     for (;;) {
         char defines[256];
         snprintf(defines, sizeof defines, "-DCLSCAN_WG=%zu -DCLSCAN_ITEMS=%zu -DCLSCAN_WORD=%s -DCLSCAN_WORDS=%zu "
-                 "-DCLSCAN_SELECT_STRIDED=%d", c->wg, c->items, word, words, c->gpu);
-        err = clscan_program_get(fn, c->context, c->device, &c->info, &c->dev, c->predicate, files, defines,
-                                 &c->program);
+                 "-DCLSCAN_SELECT_STRIDED=%d -DCLSCAN_FLAGS_GIVEN=%d", p->wg, c->items, word, words, c->gpu,
+                 from == COMPACT_FROM_FLAGS);
+        err = clscan_program_get(fn, c->context, c->device, &c->info, &c->dev,
+                                 from == COMPACT_FROM_PREDICATE ? c->predicate : NULL, files, defines, &p->program);
         if (err == CL_SUCCESS)
-            err = kernels(fn, c, scatter);
-        if (err != CL_INVALID_WORK_GROUP_SIZE || c->wg == 1)
+            err = kernels(fn, c, from, p);
+        if (err == CL_SUCCESS)
+            return err;
+        const size_t wg = p->wg;
+        release_part(p);
+        if (err != CL_INVALID_WORK_GROUP_SIZE || wg == 1)
             return err;
         /* The kernels run fewer work-items on this device: halve the work-group. */
-        release_parts(c);
-        c->count = c->scatter = c->partition = c->flags_runs = c->flags_if = NULL;
-        c->program = NULL;
-        c->scan = NULL;
-        c->wg /= 2;
+        p->wg = wg / 2;
     }
 }
 
 clscan_compactor *compact_create(const char *fn, cl_context context, cl_device_id device, size_t element_size,
-                                 char *predicate, cl_int *err)
+                                 char *predicate, int selections, cl_int *err)
 {
     if (element_size == 0 || element_size > ALGO_MAX_ELEMENT_SIZE) {
         free(predicate);
@@ -97,10 +113,15 @@ clscan_compactor *compact_create(const char *fn, cl_context context, cl_device_i
     c->device = device;
     c->element_size = element_size;
     c->predicate = predicate;
+    /* Every program the handle's functions use is built now: an enqueue only enqueues. */
     if ((*err = clscan_check_device(fn, context, device, &c->info)) == CL_SUCCESS &&
         (*err = clscan_env_dev_options(fn, &c->dev)) == CL_SUCCESS) {
         tuning(c);
-        *err = build(fn, c);
+        /* The predicate's first: its errors are the caller's. */
+        const compact_source order[] = {COMPACT_FROM_PREDICATE, COMPACT_FROM_FLAGS, COMPACT_FROM_RUNS};
+        for (int i = 0; i < COMPACT_SOURCES && *err == CL_SUCCESS; ++i)
+            if (order[i] == COMPACT_FROM_FLAGS || (selections && (order[i] == COMPACT_FROM_RUNS || predicate)))
+                *err = build(fn, c, order[i]);
     }
     if (*err == CL_SUCCESS)
         c->scan = algo_count_plan(context, device, err);
@@ -119,7 +140,7 @@ CLSCAN_API clscan_compactor *clscan_compactor_create(cl_context context, cl_devi
                                                      size_t element_size, cl_int *errcode_ret)
 {
     cl_int dummy;
-    return compact_create("clscan_compactor_create", context, device, element_size, NULL,
+    return compact_create("clscan_compactor_create", context, device, element_size, NULL, 1,
                           errcode_ret ? errcode_ret : &dummy);
 }
 
@@ -170,61 +191,69 @@ static cl_int validate(const char *fn, clscan_compactor *c, cl_command_queue que
 
 static size_t ceil_div(size_t a, size_t b) { return a / b + (a % b != 0); }
 
-cl_int compact_reserve(clscan_compactor *c, size_t count, int flags)
+cl_int compact_reserve(clscan_compactor *c, compact_source from, size_t count)
 {
-    const size_t blocks = ceil_div(count, c->wg * c->items);
-    cl_int err = CL_SUCCESS;
-    if (count && (err = clscan_scratch_grow(c->context, &c->counts, &c->counts_cap,
-                                            (blocks + 1) * sizeof(cl_uint))) != CL_SUCCESS)
-        return err;
-    if (count && flags)
-        err = clscan_scratch_grow(c->context, &c->flags, &c->flags_cap, count + 1);
-    return err;
+    const size_t blocks = ceil_div(count, c->parts[from].wg * c->items);
+    return count ? clscan_scratch_grow(c->context, &c->counts, &c->counts_cap, (blocks + 1) * sizeof(cl_uint))
+                 : CL_SUCCESS;
 }
 
-cl_int compact_flags_step(clscan_compactor *c, clscan_chain *ch, cl_kernel kernel, cl_mem src, size_t src_offset,
-                          size_t count, cl_mem flags)
+cl_int compact_flags_step(clscan_compactor *c, clscan_chain *ch, cl_mem src, size_t src_offset, size_t count,
+                          cl_mem flags)
 {
+    const compact_part *p = &c->parts[COMPACT_FROM_FLAGS];
     const cl_ulong so = src_offset, n = count;
+    cl_kernel kernel = p->flags_runs;
     cl_int err = CL_SUCCESS;
     ALGO_ARG_MEM(kernel, 0, src); ALGO_ARG(kernel, 1, so); ALGO_ARG(kernel, 2, n); ALGO_ARG_MEM(kernel, 3, flags);
     if (err != CL_SUCCESS)
         return clscan_fail(err, "clSetKernelArg failed: %s", clscan_error_string(err));
-    return clscan_chain_launch(ch, kernel, ceil_div(count, c->wg * c->items), c->wg, 1);
+    return clscan_chain_launch(ch, kernel, ceil_div(count, p->wg * c->items), p->wg, 1);
 }
 
 static size_t blocks_of(const clscan_compactor *c, const compact_call *k)
 {
-    return ceil_div(k->count, c->wg * c->items);
+    return ceil_div(k->count, c->parts[k->from].wg * c->items);
 }
 
-cl_int compact_args(clscan_compactor *c, const compact_call *k)
+/* The arguments of k's count kernel (counts: the compactor's scratch) or of its scatter (offsets:
+ * the scanned counts); both take the flag source's (src, src_offset, flags, flags_offset) first. */
+static cl_int set_args(clscan_compactor *c, const compact_call *k, int scatter, cl_mem offsets)
 {
-    const cl_ulong n = k->count, fo = k->flags_offset, so = k->src_offset, dof = k->dst_offset, ko = k->kept_offset;
+    const compact_part *part = &c->parts[k->from];
     const cl_uint nb = (cl_uint)blocks_of(c, k), indices = k->mode == COMPACT_INDICES;
-    cl_kernel kc = c->count, ks = k->mode == COMPACT_PARTITION ? c->partition : c->scatter;
+    const cl_ulong n = k->count, fo = k->flags_offset, so = k->src_offset, dof = k->dst_offset, ko = k->kept_offset;
     const cl_mem none = NULL, data = indices ? none : k->dst, idx = indices ? k->dst : none;
+    const cl_mem src = indices ? none : k->src, flags = k->from == COMPACT_FROM_FLAGS ? k->flags : none;
     const cl_ulong data_off = indices ? 0 : dof, idx_off = indices ? dof : 0;
+    cl_kernel ks = !scatter ? part->count : k->mode == COMPACT_PARTITION ? part->partition : part->scatter;
     cl_int err = CL_SUCCESS;
-    ALGO_ARG_MEM(kc, 0, k->flags); ALGO_ARG(kc, 1, fo); ALGO_ARG(kc, 2, n); ALGO_ARG_MEM(kc, 3, c->counts);
-    ALGO_ARG(kc, 4, nb);
-    ALGO_ARG_MEM(ks, 0, k->src); ALGO_ARG(ks, 1, so); ALGO_ARG_MEM(ks, 2, k->flags); ALGO_ARG(ks, 3, fo);
-    ALGO_ARG(ks, 4, n); ALGO_ARG_MEM(ks, 5, data); ALGO_ARG(ks, 6, data_off);
-    if (k->mode == COMPACT_PARTITION) {
-        ALGO_ARG_MEM(ks, 7, c->counts); ALGO_ARG(ks, 8, nb); ALGO_ARG_MEM(ks, 9, k->kept); ALGO_ARG(ks, 10, ko);
+    ALGO_ARG_MEM(ks, 0, src); ALGO_ARG(ks, 1, so); ALGO_ARG_MEM(ks, 2, flags); ALGO_ARG(ks, 3, fo);
+    ALGO_ARG(ks, 4, n);
+    if (!scatter) {
+        ALGO_ARG_MEM(ks, 5, c->counts); ALGO_ARG(ks, 6, nb);
+    } else if (k->mode == COMPACT_PARTITION) {
+        ALGO_ARG_MEM(ks, 5, data); ALGO_ARG(ks, 6, data_off);
+        ALGO_ARG_MEM(ks, 7, offsets); ALGO_ARG(ks, 8, nb); ALGO_ARG_MEM(ks, 9, k->kept); ALGO_ARG(ks, 10, ko);
     } else {
-        ALGO_ARG_MEM(ks, 7, idx); ALGO_ARG(ks, 8, idx_off); ALGO_ARG(ks, 9, indices); ALGO_ARG_MEM(ks, 10, c->counts);
+        ALGO_ARG_MEM(ks, 5, data); ALGO_ARG(ks, 6, data_off);
+        ALGO_ARG_MEM(ks, 7, idx); ALGO_ARG(ks, 8, idx_off); ALGO_ARG(ks, 9, indices); ALGO_ARG_MEM(ks, 10, offsets);
         ALGO_ARG(ks, 11, nb); ALGO_ARG_MEM(ks, 12, k->kept); ALGO_ARG(ks, 13, ko);
     }
-    if (err != CL_SUCCESS)
-        return clscan_fail(err, "clSetKernelArg failed: %s", clscan_error_string(err));
-    return CL_SUCCESS;
+    return err == CL_SUCCESS ? err : clscan_fail(err, "clSetKernelArg failed: %s", clscan_error_string(err));
+}
+
+cl_int compact_args(clscan_compactor *c, const compact_call *k, cl_mem offsets)
+{
+    cl_int err = offsets ? CL_SUCCESS : set_args(c, k, 0, NULL);
+    return err == CL_SUCCESS ? set_args(c, k, 1, offsets ? offsets : c->counts) : err;
 }
 
 cl_int compact_count_steps(clscan_compactor *c, clscan_chain *ch, const compact_call *k, cl_uint *total)
 {
+    const compact_part *part = &c->parts[k->from];
     const size_t blocks = blocks_of(c, k);
-    cl_int err = clscan_chain_launch(ch, c->count, blocks, c->wg, 1);
+    cl_int err = clscan_chain_launch(ch, part->count, blocks, part->wg, 1);
     if (err == CL_SUCCESS)
         err = clscan_scan_step(ch, c->scan, c->counts, blocks + 1);
     if (err == CL_SUCCESS && total)
@@ -234,20 +263,26 @@ cl_int compact_count_steps(clscan_compactor *c, clscan_chain *ch, const compact_
 
 cl_int compact_scatter_step(clscan_compactor *c, clscan_chain *ch, const compact_call *k)
 {
-    return clscan_chain_launch(ch, k->mode == COMPACT_PARTITION ? c->partition : c->scatter, blocks_of(c, k), c->wg,
-                               1);
+    const compact_part *part = &c->parts[k->from];
+    cl_kernel ks = k->mode == COMPACT_PARTITION ? part->partition : part->scatter;
+    return clscan_chain_launch(ch, ks, blocks_of(c, k), part->wg, 1);
 }
 
 cl_int compact_steps(clscan_compactor *c, clscan_chain *ch, const compact_call *k, cl_uint *total)
 {
     /* Both kernels' arguments first, then the commands: the scatter, the only command that
      * writes the caller's buffers, comes last. */
-    cl_int err = compact_args(c, k);
+    cl_int err = compact_args(c, k, NULL);
     if (err == CL_SUCCESS)
         err = compact_count_steps(c, ch, k, total);
     if (err == CL_SUCCESS)
         err = compact_scatter_step(c, ch, k);
     return err;
+}
+
+int compact_same_blocks(const clscan_compactor *a, const clscan_compactor *b, compact_source from)
+{
+    return a->parts[from].wg * a->items == b->parts[from].wg * b->items;
 }
 
 /* Called with the lock held, after validation.  total (blocking calls, else NULL) receives the
@@ -256,7 +291,7 @@ cl_int compact_steps(clscan_compactor *c, clscan_chain *ch, const compact_call *
 static cl_int enqueue_locked(clscan_compactor *c, cl_command_queue queue, const call *k, cl_uint nwait,
                              const cl_event *wait, cl_event *event, cl_uint *total)
 {
-    cl_int err = compact_reserve(c, k->count, 0);
+    cl_int err = compact_reserve(c, COMPACT_FROM_FLAGS, k->count);
     if (err != CL_SUCCESS)
         return err;
     clscan_chain ch;
@@ -295,7 +330,8 @@ CLSCAN_API cl_int clscan_compact_enqueue(clscan_compactor *c, cl_command_queue q
     static const char fn[] = "clscan_compact_enqueue";
     if (c && !src)   /* the same status as before the checks were shared */
         return clscan_fail(CL_INVALID_MEM_OBJECT, "%s: src is NULL", fn);
-    const call k = {COMPACT_ELEMENTS, src, flags, dst, kept, src_offset, flags_offset, dst_offset, kept_offset, count};
+    const call k = {COMPACT_ELEMENTS, COMPACT_FROM_FLAGS, src, flags, dst, kept, src_offset, flags_offset,
+                    dst_offset, kept_offset, count};
     return compact(fn, c, queue, &k, nwait, wait, event);
 }
 
@@ -305,7 +341,8 @@ CLSCAN_API cl_int clscan_compact_indices_enqueue(clscan_compactor *c, cl_command
                                                  cl_mem kept, size_t kept_offset,
                                                  cl_uint nwait, const cl_event *wait, cl_event *event)
 {
-    const call k = {COMPACT_INDICES, NULL, flags, indices, kept, 0, flags_offset, indices_offset, kept_offset, count};
+    const call k = {COMPACT_INDICES, COMPACT_FROM_FLAGS, NULL, flags, indices, kept, 0, flags_offset, indices_offset,
+                    kept_offset, count};
     return compact("clscan_compact_indices_enqueue", c, queue, &k, nwait, wait, event);
 }
 
@@ -321,7 +358,8 @@ CLSCAN_API cl_int clscan_compact(clscan_compactor *c, cl_command_queue queue,
         return clscan_fail(CL_INVALID_VALUE, "%s: kept is NULL", fn);
     if (!src)
         return clscan_fail(CL_INVALID_MEM_OBJECT, "%s: src is NULL", fn);
-    call k = {COMPACT_ELEMENTS, src, flags, dst, NULL, src_offset, flags_offset, dst_offset, 0, count};
+    call k = {COMPACT_ELEMENTS, COMPACT_FROM_FLAGS, src, flags, dst, NULL, src_offset, flags_offset, dst_offset, 0,
+              count};
     cl_int err = validate(fn, c, queue, &k, nwait, wait, 1);
     if (err != CL_SUCCESS)
         return err;

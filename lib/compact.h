@@ -6,6 +6,23 @@
 
 #include "algo.h"
 
+/* Where a compaction's flags come from: the flag source part of a program (cl/select/from_*.cl). */
+typedef enum compact_source {
+    COMPACT_FROM_FLAGS,       /* the caller's uchar flags */
+    COMPACT_FROM_PREDICATE,   /* the compactor's predicate of each element of src */
+    COMPACT_FROM_RUNS,        /* whether each element of src starts a run of equal ones */
+    COMPACT_SOURCES
+} compact_source;
+
+/* The program of one flag source and its kernels (NULL if the handle has none; wg may be below
+ * the compactor's where the device runs that program's kernels with fewer work-items). */
+typedef struct compact_part {
+    cl_program program;
+    size_t wg;
+    cl_kernel count, scatter, partition;
+    cl_kernel flags_runs;          /* cl/select/runs.cl: the flags of runs, for runs.c */
+} compact_part;
+
 struct clscan_compactor {
     cl_context context;            /* retained */
     cl_device_id device;
@@ -13,53 +30,59 @@ struct clscan_compactor {
     clscan_dev_options dev;
     size_t element_size;
     size_t wg, items;
-    int gpu;                       /* the device policy: the block scatter */
+    int gpu;                       /* the device policy: the block scatters */
     char *predicate;               /* a predicate's definitions (select.c), or NULL */
-    cl_program program;
-    cl_kernel count, scatter;
-    cl_kernel partition, flags_runs;   /* cl/select/partition.cl, cl/select/runs.cl */
-    cl_kernel flags_if;            /* cl/select/flags_if.cl: compactors with a predicate */
+    compact_part parts[COMPACT_SOURCES];   /* built at creation (compact_create) */
     clscan_plan *scan;
-    pthread_mutex_t lock;          /* kernels' arguments, scratch, last_use */
-    cl_mem counts, kept, flags;    /* scratch: block counts; the blocking call's total; made flags */
-    size_t counts_cap, kept_cap, flags_cap;
+    pthread_mutex_t lock;          /* parts, kernels' arguments, scratch, last_use */
+    cl_mem counts, kept;           /* scratch: block counts; the blocking call's total */
+    size_t counts_cap, kept_cap;
     cl_event last_use;             /* the previous call's last command */
 };
 
 /* A compactor for element_size bytes (checked), with the predicate's definitions (NULL: none;
- * taken over: freed with the compactor or on failure). */
+ * taken over: freed with the compactor or on failure).  It builds the program of given flags
+ * and, if selections, those of the runs and (with a predicate) of the predicate. */
 clscan_compactor *compact_create(const char *fn, cl_context context, cl_device_id device, size_t element_size,
-                                 char *predicate, cl_int *err);
+                                 char *predicate, int selections, cl_int *err);
 
 /* What the scatter writes. */
 typedef enum compact_mode { COMPACT_ELEMENTS, COMPACT_INDICES, COMPACT_PARTITION } compact_mode;
 
-/* One compaction: the elements of src (INDICES: unused) whose flag is set go to dst (INDICES:
- * their cl_uint indices; PARTITION: then the others), the number kept to kept[kept_offset]. */
+/* One compaction: the elements of src (INDICES: unused) whose flag (from: where it comes from;
+ * flags, flags_offset: COMPACT_FROM_FLAGS only) is set go to dst (INDICES: their cl_uint indices;
+ * PARTITION: then the others), the number kept to kept[kept_offset]. */
 typedef struct compact_call {
     compact_mode mode;
+    compact_source from;
     cl_mem src, flags, dst, kept;
     size_t src_offset, flags_offset, dst_offset, kept_offset, count;
 } compact_call;
 
-/* Makes the scratch hold a compaction of count elements (and count + 1 made flags if flags). */
-cl_int compact_reserve(clscan_compactor *c, size_t count, int flags);
+/* Makes c's scratch hold a compaction of count elements with flags from `from` (a source whose
+ * program c has), with c's lock held. */
+cl_int compact_reserve(clscan_compactor *c, compact_source from, size_t count);
 /* The commands of k (count > 0) as the next steps of ch, with c's lock held (or c private to the
- * caller) and the scratch reserved: the block counts, their scan, then (total non-NULL) a read
+ * caller) and compact_reserve done: the block counts, their scan, then (total non-NULL) a read
  * of the number kept into *total and the scatter. */
 cl_int compact_steps(clscan_compactor *c, clscan_chain *ch, const compact_call *k, cl_uint *total);
 /* compact_steps in parts, for callers that run several compactions in one chain and put every
  * scatter (the only command that writes the caller's buffers) after every other command:
  * compact_args sets both kernels' arguments (the kernels are c's: one compaction per compactor
  * between compact_args and its scatter), compact_count_steps enqueues the block counts, their
- * scan and the read of total (NULL: none), compact_scatter_step the scatter. */
-cl_int compact_args(clscan_compactor *c, const compact_call *k);
+ * scan and the read of total (NULL: none), compact_scatter_step the scatter.  offsets NULL: the
+ * scatter reads the offsets that c's count steps make; else another compactor's counts, after its
+ * count steps of the same flags in the same blocks (compact_same_blocks), and c's count steps
+ * are not needed. */
+cl_int compact_args(clscan_compactor *c, const compact_call *k, cl_mem offsets);
 cl_int compact_count_steps(clscan_compactor *c, clscan_chain *ch, const compact_call *k, cl_uint *total);
 cl_int compact_scatter_step(clscan_compactor *c, clscan_chain *ch, const compact_call *k);
-/* flags[0 ... count) of the predicate (kernel flags_if), or (flags_runs) the runs of src's
- * elements: the first of each run, and flags[count] = 1 (cl/select/runs.cl), as the next step of
- * ch. */
-cl_int compact_flags_step(clscan_compactor *c, clscan_chain *ch, cl_kernel kernel, cl_mem src, size_t src_offset,
-                          size_t count, cl_mem flags);
+/* Whether compactors a and b cut a range into the same blocks with flags from `from`. */
+int compact_same_blocks(const clscan_compactor *a, const clscan_compactor *b, compact_source from);
+/* The runs of src's elements as flags (kernel flags_runs of the COMPACT_FROM_FLAGS part, reserved):
+ * flags[0 ... count) the first of each run, and flags[count] = 1 (cl/select/runs.cl), as the
+ * next step of ch. */
+cl_int compact_flags_step(clscan_compactor *c, clscan_chain *ch, cl_mem src, size_t src_offset, size_t count,
+                          cl_mem flags);
 
 #endif

@@ -2,7 +2,10 @@
  * keys and of the values by them) and reduce_by_key (the plan's segmented scan of the values with
  * the runs' first keys as heads, then the compaction of the keys and of the scan by the runs' last
  * keys, the same flags one further: each run's reduction is its scan's last output, combined in
- * order as comb(earlier, later)).
+ * order as comb(earlier, later)).  Both compactions have the same flags: the values' reuses the
+ * keys' scanned block counts.  (The flags are made once, as bytes: the segmented scan takes them
+ * as its heads, and the two compactions read them four times, where evaluating them from the
+ * keys would read the keys as often.)
  * The handle owns two compactors (keys, values) that only it uses, under its own lock. */
 #include "compact.h"
 #include "scan_job.h"
@@ -36,8 +39,8 @@ CLSCAN_API clscan_runs *clscan_runs_create(cl_context context, cl_device_id devi
         *err = clscan_fail(CL_OUT_OF_HOST_MEMORY, "%s: out of host memory for a clscan_runs", fn);
         return NULL;
     }
-    if (!(r->keys = compact_create(fn, context, device, key_size, NULL, err)) ||
-        !(r->values = compact_create(fn, context, device, value_size, NULL, err))) {
+    if (!(r->keys = compact_create(fn, context, device, key_size, NULL, 0, err)) ||
+        !(r->values = compact_create(fn, context, device, value_size, NULL, 0, err))) {
         clscan_compactor_release(r->keys);
         free(r);
         return NULL;
@@ -119,9 +122,9 @@ static cl_int validate(const char *fn, clscan_runs *r, clscan_plan *plan, int re
 
 static cl_int reserve(clscan_runs *r, size_t count, int reduce)
 {
-    cl_int err = compact_reserve(r->keys, count, 0);
+    cl_int err = compact_reserve(r->keys, COMPACT_FROM_FLAGS, count);
     if (err == CL_SUCCESS)
-        err = compact_reserve(r->values, count, 0);
+        err = compact_reserve(r->values, COMPACT_FROM_FLAGS, count);
     if (err == CL_SUCCESS)   /* the values' compaction writes its count there */
         err = clscan_scratch_grow(r->context, &r->values->kept, &r->values->kept_cap, sizeof(cl_ulong));
     if (err == CL_SUCCESS && count)
@@ -162,27 +165,31 @@ static cl_int run_locked(clscan_runs *r, clscan_plan *plan, cl_command_queue que
         err = clscan_chain_fill(&ch, k->nruns, &zero, sizeof zero, k->nruns_offset * sizeof zero, sizeof zero, 1);
     } else {
         clscan_compactor *kc = r->keys, *vc = r->values;
-        err = compact_flags_step(kc, &ch, kc->flags_runs, k->keys, k->keys_offset, k->count, r->heads);
+        err = compact_flags_step(kc, &ch, k->keys, k->keys_offset, k->count, r->heads);
         if (err == CL_SUCCESS && reduce)
             err = scan_step(r, &ch, plan, k);
         /* unique_by_key keeps the runs' first keys and values (heads[0 ... count)); reduce_by_key
          * the last (equal) keys and the scan's last outputs (heads[1 ... count]). */
         const size_t fo = reduce ? 1 : 0;
-        const compact_call ck = {COMPACT_ELEMENTS, k->keys, r->heads, k->keys_out, k->nruns, k->keys_offset, fo,
-                                 k->keys_out_offset, k->nruns_offset, k->count};
-        const compact_call cv = {COMPACT_ELEMENTS, reduce ? r->scan : k->values, r->heads, k->values_out, vc->kept,
-                                 reduce ? 0 : k->values_offset, fo, k->values_out_offset, 0, k->count};
+        const compact_call ck = {COMPACT_ELEMENTS, COMPACT_FROM_FLAGS, k->keys, r->heads, k->keys_out, k->nruns,
+                                 k->keys_offset, fo, k->keys_out_offset, k->nruns_offset, k->count};
+        const compact_call cv = {COMPACT_ELEMENTS, COMPACT_FROM_FLAGS, reduce ? r->scan : k->values, r->heads,
+                                 k->values_out, vc->kept, reduce ? 0 : k->values_offset, fo, k->values_out_offset, 0,
+                                 k->count};
+        /* The values' flags are the keys': where the blocks are the same too, so are the keys'
+         * scanned counts, and the values' compaction is its scatter alone. */
+        const int shared = compact_same_blocks(kc, vc, COMPACT_FROM_FLAGS);
         /* Every command that can fail for a reason other than the device (the kernels'
          * arguments, the scans' checks and scratch) before the first that writes the caller's
          * buffers: the two scatters come last, so that only a failure to enqueue the values'
          * scatter leaves keys_out and nruns written (by the keys' scatter) behind. */
         if (err == CL_SUCCESS)
-            err = compact_args(kc, &ck);
+            err = compact_args(kc, &ck, NULL);
         if (err == CL_SUCCESS)
-            err = compact_args(vc, &cv);
+            err = compact_args(vc, &cv, shared ? kc->counts : NULL);
         if (err == CL_SUCCESS)
             err = compact_count_steps(kc, &ch, &ck, NULL);
-        if (err == CL_SUCCESS)
+        if (err == CL_SUCCESS && !shared)
             err = compact_count_steps(vc, &ch, &cv, NULL);
         if (err == CL_SUCCESS)
             err = compact_scatter_step(kc, &ch, &ck);

@@ -1,7 +1,7 @@
-/* Selections on a compactor (compact.h): by a predicate given as OpenCL C (the flags made by a
- * kernel of the predicate, cl/select/flags_if.cl), the stable partition (cl/select/partition.cl)
- * and unique (the flags of the runs' first elements, cl/select/runs.cl), each then the
- * compaction's count, scan and scatter in one chain of commands. */
+/* Selections on a compactor (compact.h): by a predicate given as OpenCL C (the flag source
+ * cl/select/from_predicate.cl), the stable partition (cl/select/partition*.cl) and unique (the
+ * runs' first elements, cl/select/from_runs.cl), each the compaction's count, scan and scatter in
+ * one chain of commands, with the flags evaluated in the count and the scatter kernels. */
 #include "compact.h"
 #include "custom.h"
 
@@ -62,7 +62,7 @@ CLSCAN_API clscan_compactor *clscan_compactor_create_if(cl_context context, cl_d
     char *source = NULL;
     if ((*err = predicate_source(fn, predicate, element_size, &source)) != CL_SUCCESS)
         return NULL;
-    clscan_compactor *c = compact_create(fn, context, device, element_size, source, err);
+    clscan_compactor *c = compact_create(fn, context, device, element_size, source, 1, err);
     if (!c && *err == CL_BUILD_PROGRAM_FAILURE && strstr(clscan_last_error(), CLSCAN_CUSTOM_SIZE_CHECK))
         *err = clscan_fail(CLSCAN_ELEMENT_SIZE_MISMATCH, "%s: element_size is %zu, but the device's sizeof(%s) is "
                            "not %zu (the compile-time check %s failed)", fn, element_size, predicate->type,
@@ -70,18 +70,15 @@ CLSCAN_API clscan_compactor *clscan_compactor_create_if(cl_context context, cl_d
     return c;
 }
 
-/* Where a selection's flags come from. */
-typedef enum source { GIVEN, PREDICATE, RUNS } source;
-
 /* The checks of every selection on a compactor; kept unchecked when blocking. */
 static cl_int validate(const char *fn, clscan_compactor *c, cl_command_queue queue, const compact_call *k,
-                       source from, cl_uint nwait, const cl_event *wait, int blocking)
+                       compact_source from, cl_uint nwait, const cl_event *wait, int blocking)
 {
     cl_int err;
     clscan_range s, f, d, n;
     if (!c)
         return clscan_fail(CLSCAN_INVALID_HANDLE, "%s: compactor is NULL", fn);
-    if (from == PREDICATE && !c->predicate)
+    if (from == COMPACT_FROM_PREDICATE && !c->predicate)
         return clscan_fail(CLSCAN_NO_PREDICATE, "%s: the compactor has no predicate (clscan_compactor_create_if "
                            "makes one with)", fn);
     if ((err = clscan_check_queue(fn, c->context, c->device, queue)) != CL_SUCCESS ||
@@ -91,28 +88,29 @@ static cl_int validate(const char *fn, clscan_compactor *c, cl_command_queue que
         return clscan_fail(CL_INVALID_BUFFER_SIZE, "%s: count %zu is above the limit 2^32 - 1", fn, k->count);
     if ((err = clscan_check_buffer(fn, c->context, k->src, "src", 0, k->src_offset, k->count, c->element_size,
                                    &s)) != CL_SUCCESS ||
-        (from == GIVEN && (err = clscan_check_buffer(fn, c->context, k->flags, "flags", 0, k->flags_offset, k->count,
-                                                     1, &f)) != CL_SUCCESS) ||
+        (from == COMPACT_FROM_FLAGS && (err = clscan_check_buffer(fn, c->context, k->flags, "flags", 0,
+                                                                  k->flags_offset, k->count, 1, &f)) != CL_SUCCESS) ||
         (err = clscan_check_buffer(fn, c->context, k->dst, "dst", 1, k->dst_offset, k->count, c->element_size,
                                    &d)) != CL_SUCCESS ||
         (!blocking && (err = clscan_check_buffer(fn, c->context, k->kept, "kept", 1, k->kept_offset, 1,
                                                  sizeof(cl_ulong), &n)) != CL_SUCCESS))
         return err;
     if ((err = clscan_check_disjoint(fn, &d, "dst", &s, "src")) != CL_SUCCESS ||
-        (from == GIVEN && (err = clscan_check_disjoint(fn, &d, "dst", &f, "flags")) != CL_SUCCESS))
+        (from == COMPACT_FROM_FLAGS && (err = clscan_check_disjoint(fn, &d, "dst", &f, "flags")) != CL_SUCCESS))
         return err;
     if (!blocking && ((err = clscan_check_disjoint(fn, &n, "kept", &s, "src")) != CL_SUCCESS ||
-                      (from == GIVEN && (err = clscan_check_disjoint(fn, &n, "kept", &f, "flags")) != CL_SUCCESS) ||
+                      (from == COMPACT_FROM_FLAGS &&
+                       (err = clscan_check_disjoint(fn, &n, "kept", &f, "flags")) != CL_SUCCESS) ||
                       (err = clscan_check_disjoint(fn, &n, "kept", &d, "dst")) != CL_SUCCESS))
         return err;
     return CL_SUCCESS;
 }
 
 /* The commands of a checked selection, with the lock held; total: as compact_steps. */
-static cl_int select_locked(clscan_compactor *c, cl_command_queue queue, compact_call *k, source from, cl_uint nwait,
+static cl_int select_locked(clscan_compactor *c, cl_command_queue queue, const compact_call *k, cl_uint nwait,
                             const cl_event *wait, cl_event *event, cl_uint *total)
 {
-    cl_int err = compact_reserve(c, k->count, from != GIVEN);
+    cl_int err = compact_reserve(c, k->from, k->count);
     if (err != CL_SUCCESS)
         return err;
     clscan_chain ch;
@@ -122,27 +120,20 @@ static cl_int select_locked(clscan_compactor *c, cl_command_queue queue, compact
         const cl_ulong zero = 0;
         err = clscan_chain_fill(&ch, k->kept, &zero, sizeof zero, k->kept_offset * sizeof zero, sizeof zero, 1);
     } else {
-        if (from != GIVEN) {
-            err = compact_flags_step(c, &ch, from == PREDICATE ? c->flags_if : c->flags_runs, k->src, k->src_offset,
-                                     k->count, c->flags);
-            k->flags = c->flags;
-            k->flags_offset = 0;
-        }
-        if (err == CL_SUCCESS)
-            err = compact_steps(c, &ch, k, total);
+        err = compact_steps(c, &ch, k, total);
     }
     clscan_chain_end(&ch, err, event, &c->last_use);
     return err;
 }
 
-static cl_int selection(const char *fn, clscan_compactor *c, cl_command_queue queue, compact_call *k, source from,
+static cl_int selection(const char *fn, clscan_compactor *c, cl_command_queue queue, const compact_call *k,
                         cl_uint nwait, const cl_event *wait, cl_event *event)
 {
-    cl_int err = validate(fn, c, queue, k, from, nwait, wait, 0);
+    cl_int err = validate(fn, c, queue, k, k->from, nwait, wait, 0);
     if (err != CL_SUCCESS)
         return err;
     pthread_mutex_lock(&c->lock);
-    err = select_locked(c, queue, k, from, nwait, wait, event, NULL);
+    err = select_locked(c, queue, k, nwait, wait, event, NULL);
     pthread_mutex_unlock(&c->lock);
     return err;
 }
@@ -152,8 +143,9 @@ CLSCAN_API cl_int clscan_compact_if_enqueue(clscan_compactor *c, cl_command_queu
                                             cl_mem kept, size_t kept_offset, cl_uint nwait, const cl_event *wait,
                                             cl_event *event)
 {
-    compact_call k = {COMPACT_ELEMENTS, src, NULL, dst, kept, src_offset, 0, dst_offset, kept_offset, count};
-    return selection("clscan_compact_if_enqueue", c, queue, &k, PREDICATE, nwait, wait, event);
+    compact_call k = {COMPACT_ELEMENTS, COMPACT_FROM_PREDICATE, src, NULL, dst, kept, src_offset, 0, dst_offset,
+                      kept_offset, count};
+    return selection("clscan_compact_if_enqueue", c, queue, &k, nwait, wait, event);
 }
 
 CLSCAN_API cl_int clscan_compact_if(clscan_compactor *c, cl_command_queue queue, cl_mem src, size_t src_offset,
@@ -161,8 +153,9 @@ CLSCAN_API cl_int clscan_compact_if(clscan_compactor *c, cl_command_queue queue,
                                     const cl_event *wait)
 {
     static const char fn[] = "clscan_compact_if";
-    compact_call k = {COMPACT_ELEMENTS, src, NULL, dst, NULL, src_offset, 0, dst_offset, 0, count};
-    cl_int err = validate(fn, c, queue, &k, PREDICATE, nwait, wait, 1);
+    compact_call k = {COMPACT_ELEMENTS, COMPACT_FROM_PREDICATE, src, NULL, dst, NULL, src_offset, 0, dst_offset, 0,
+                      count};
+    cl_int err = validate(fn, c, queue, &k, COMPACT_FROM_PREDICATE, nwait, wait, 1);
     if (err != CL_SUCCESS)
         return err;
     if (!kept)
@@ -174,7 +167,7 @@ CLSCAN_API cl_int clscan_compact_if(clscan_compactor *c, cl_command_queue queue,
     cl_uint total = 0;
     if (err == CL_SUCCESS) {
         k.kept = c->kept;
-        err = select_locked(c, queue, &k, PREDICATE, nwait, wait, &done, &total);
+        err = select_locked(c, queue, &k, nwait, wait, &done, &total);
     }
     if (err == CL_SUCCESS) {
         err = clWaitForEvents(1, &done);
@@ -194,9 +187,9 @@ CLSCAN_API cl_int clscan_partition_enqueue(clscan_compactor *c, cl_command_queue
                                            cl_mem dst, size_t dst_offset, cl_mem kept, size_t kept_offset,
                                            cl_uint nwait, const cl_event *wait, cl_event *event)
 {
-    compact_call k = {COMPACT_PARTITION, src, flags, dst, kept, src_offset, flags_offset, dst_offset, kept_offset,
-                      count};
-    return selection("clscan_partition_enqueue", c, queue, &k, GIVEN, nwait, wait, event);
+    compact_call k = {COMPACT_PARTITION, COMPACT_FROM_FLAGS, src, flags, dst, kept, src_offset, flags_offset,
+                      dst_offset, kept_offset, count};
+    return selection("clscan_partition_enqueue", c, queue, &k, nwait, wait, event);
 }
 
 CLSCAN_API cl_int clscan_partition_if_enqueue(clscan_compactor *c, cl_command_queue queue, cl_mem src,
@@ -204,14 +197,16 @@ CLSCAN_API cl_int clscan_partition_if_enqueue(clscan_compactor *c, cl_command_qu
                                               cl_mem kept, size_t kept_offset, cl_uint nwait, const cl_event *wait,
                                               cl_event *event)
 {
-    compact_call k = {COMPACT_PARTITION, src, NULL, dst, kept, src_offset, 0, dst_offset, kept_offset, count};
-    return selection("clscan_partition_if_enqueue", c, queue, &k, PREDICATE, nwait, wait, event);
+    compact_call k = {COMPACT_PARTITION, COMPACT_FROM_PREDICATE, src, NULL, dst, kept, src_offset, 0, dst_offset,
+                      kept_offset, count};
+    return selection("clscan_partition_if_enqueue", c, queue, &k, nwait, wait, event);
 }
 
 CLSCAN_API cl_int clscan_unique_enqueue(clscan_compactor *c, cl_command_queue queue, cl_mem src, size_t src_offset,
                                         size_t count, cl_mem dst, size_t dst_offset, cl_mem kept, size_t kept_offset,
                                         cl_uint nwait, const cl_event *wait, cl_event *event)
 {
-    compact_call k = {COMPACT_ELEMENTS, src, NULL, dst, kept, src_offset, 0, dst_offset, kept_offset, count};
-    return selection("clscan_unique_enqueue", c, queue, &k, RUNS, nwait, wait, event);
+    compact_call k = {COMPACT_ELEMENTS, COMPACT_FROM_RUNS, src, NULL, dst, kept, src_offset, 0, dst_offset,
+                      kept_offset, count};
+    return selection("clscan_unique_enqueue", c, queue, &k, nwait, wait, event);
 }

@@ -365,6 +365,45 @@ START_TEST(unique_matches_the_loop)
 }
 END_TEST
 
+/* The GPUs' kernels, here on the CPU through the developer switch (tests/kernel_variants.sh runs
+ * the whole program so too): blocks of 256 x 16, the flags of a predicate or of runs staged in
+ * local memory, the block scatters; the partition's kept and rejected lists in one local array.
+ * Counts around a block and its last work-item's 16 (4080), all, none and some kept. */
+START_TEST(gpu_kernels_match_the_loop)
+{
+    setenv("CLSCAN_DEVELOP", "policy=gpu", 1);
+    cl_int err;
+    const pred_case *pc = &preds[2];   /* the 12-byte struct: 3 words an element */
+    clscan_compactor *h = clscan_compactor_create_if(tu.context, tu.device, pc->size, &pc->def, &err);
+    unsetenv("CLSCAN_DEVELOP");
+    ck_assert_msg(h, "clscan_compactor_create_if: %s", clscan_last_error());
+    const size_t ns[] = {1, 17, 4080, 4095, 4096, 4097, 8192, 12289, 70001};
+    for (size_t k = 0; k < sizeof ns / sizeof ns[0]; k++) {
+        const size_t n = ns[k], es = pc->size;
+        unsigned char *x = malloc(n * es), *keep = malloc(n);
+        ck_assert(x && keep);
+        for (int density = 0; density < 3; density++) {
+            pc->fill(x, n, density);
+            for (size_t i = 0; i < n; i++)
+                keep[i] = (unsigned char)pc->keep(x + i * es, i);
+            for (int kind = COMPACT_IF; kind <= PARTITION_IF; kind++)
+                CHECK_SEL(h, "GPU kernels", .kind = kind, .es = es, .count = n, .src_offset = k % 3,
+                          .dst_offset = (k + kind) % 4, .kept_offset = k % 4, .src = x, .keep = keep);
+            for (size_t i = 0; i < n; i++)   /* the partition by flags: elements distinct */
+                keep[i] = density == 2 ? tu_rand_below(1000) < 300 : density == 1;
+            CHECK_SEL(h, "GPU kernels, flags", .kind = PARTITION_FLAGS, .es = es, .count = n, .src_offset = density,
+                      .dst_offset = k % 5, .kept_offset = density, .src = x, .keep = keep);
+        }
+        fill_runs(x, n, es, 2 + 98 * (k % 2));
+        run_starts(x, n, es, keep);
+        CHECK_SEL(h, "GPU kernels, runs", .kind = UNIQUE, .es = es, .count = n, .src_offset = k % 2,
+                  .dst_offset = k % 3, .kept_offset = k % 4, .src = x, .keep = keep);
+        free(x), free(keep);
+    }
+    clscan_compactor_release(h);
+}
+END_TEST
+
 /* ---- unique_by_key and reduce_by_key ---- */
 typedef struct runs_case {
     const to_op *op;   /* NULL: unique_by_key */
@@ -691,6 +730,7 @@ int main(void)
     tcase_add_test(tc, a_million_and_a_half_by_predicate);
     tcase_add_loop_test(tc, partition_by_flags_is_stable, 0, NPLAIN);
     tcase_add_loop_test(tc, unique_matches_the_loop, 0, NPLAIN);
+    tcase_add_test(tc, gpu_kernels_match_the_loop);
     tcase_add_test(tc, unique_by_key_matches_the_loop);
     tcase_add_test(tc, reduce_by_key_non_commutative_builtins);
     tcase_add_test(tc, reduce_by_key_custom_operator);

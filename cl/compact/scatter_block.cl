@@ -1,22 +1,23 @@
 /* The scatter on GPUs (CLSCAN_ITEMS <= 32, blocks of at most 65536 elements): the block's kept
  * positions are listed in local memory in order, then the whole work-group copies them out word
  * by word: neighbouring work-items write neighbouring words, and read from the same small window
- * of src.  The arguments of scatter_list.cl. */
+ * of src (which the flags of a predicate or of runs have just read: mostly from the cache).
+ * The arguments of scatter_list.cl. */
 __kernel __attribute__((reqd_work_group_size(CLSCAN_WG, 1, 1)))
-void clscan_compact_scatter_block(__global const W *src, ulong src_offset, __global const uchar *flags,
-                                  ulong flags_offset, ulong count, __global W *dst, ulong dst_offset,
+void clscan_compact_scatter_block(FLAG_PARAMS, ulong count, __global W *dst, ulong dst_offset,
                                   __global uint *indices, ulong indices_offset, uint write_indices,
                                   __global const uint *offsets, uint nblocks,
                                   __global ulong *kept, ulong kept_offset)
 {
     __local uint buf[2 * CLSCAN_WG];
+    __local uint4 stage[(TILE + 15) / 16];
     __local ushort list[TILE];
     __local uint block_kept;
     const uint li = get_local_id(0), g = get_group_id(0);
     const ulong base = (ulong)g * TILE;
     if (g == 0 && li == 0)
         kept[kept_offset] = offsets[nblocks];
-    const uint bits = own_flags(flags + flags_offset, base, count, li), own = popcount(bits);
+    const uint bits = own_flags(FLAG_ARGS, base, count, li, (__local uchar *)stage), own = popcount(bits);
     uint at = wg_exclusive_sum(own, buf, li);
     if (li == CLSCAN_WG - 1)
         block_kept = at + own;

@@ -1,0 +1,6 @@
+/* The flag source of the compaction by the user's flags (clscan_compact*, clscan_partition):
+ * element i of the range is kept if its uchar flag is non-zero. */
+inline uint flag_at(FLAG_PARAMS, ulong i)
+{
+    return flags[flags_offset + i] != 0;
+}
