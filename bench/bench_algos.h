@@ -103,7 +103,7 @@ static void alg_unpack(int c, size_t n, const void *narrow, uint32_t *wide)
 
 /* The segments of segsort-u32: lengths 1 ... 1000 at random, the last one cut at n.  Writes the
  * nsegments + 1 offsets (offsets holds n + 1) and returns nsegments (0 for n 0). */
-static size_t alg_generate_segments(size_t n, uint32_t *offsets)
+static inline size_t alg_generate_segments(size_t n, uint32_t *offsets)
 {
     uint64_t s = 0x5E650A7Eull ^ (uint64_t)n;
     size_t k = 0, at = 0;
