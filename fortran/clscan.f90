@@ -74,6 +74,7 @@ module clscan
             clscan_sorter_set_descending, clscan_sorter_set_key_range, clscan_segmented_sort_enqueue, &
             clscan_plan_set_accuracy, clscan_plan_get_accuracy, clscan_plan_set_transform, &
             clscan_enqueue_with_check, clscan_enqueue_segmented_check, clscan_enqueue_axis, &
+            clscan_enqueue_axis_totals, clscan_axis_sort_enqueue, &
             clscan_compactor_create_if, clscan_compact_if_enqueue, clscan_compact_if, &
             clscan_partition_enqueue, clscan_partition_if_enqueue, clscan_unique_enqueue, &
             clscan_runs_create, clscan_runs_release, clscan_unique_by_key_enqueue, clscan_reduce_by_key_enqueue
@@ -412,6 +413,35 @@ module clscan
       type(c_ptr), value :: event_wait_list, event
       integer(c_int) :: status
     end function clscan_enqueue_axis
+
+    ! One total per line into dst(dst_offset + 1 ...): for a(m, n), CLSCAN_ALONG_ROWS gives the n
+    ! totals of its columns a(:, j), CLSCAN_ALONG_COLUMNS the m totals of its rows a(i, :).
+    function clscan_enqueue_axis_totals(plan, queue, axis, src, src_offset, src_row_pitch, dst, dst_offset, &
+        rows, cols, num_events_in_wait_list, event_wait_list, event) result(status) &
+        bind(c, name="clscan_enqueue_axis_totals")
+      import :: c_ptr, c_size_t, c_int32_t, c_int
+      type(c_ptr), value :: plan, queue, src, dst
+      integer(c_int), value :: axis
+      integer(c_size_t), value :: src_offset, src_row_pitch, dst_offset, rows, cols
+      integer(c_int32_t), value :: num_events_in_wait_list
+      type(c_ptr), value :: event_wait_list, event
+      integer(c_int) :: status
+    end function clscan_enqueue_axis_totals
+
+    ! A sorter's sort of every line, C's rows as clscan_enqueue_axis's: for a(m, n),
+    ! CLSCAN_ALONG_ROWS sorts each a(:, j), CLSCAN_ALONG_COLUMNS each a(i, :).
+    function clscan_axis_sort_enqueue(sorter, queue, axis, keys_in, keys_in_offset, in_row_pitch, keys_out, &
+        keys_out_offset, out_row_pitch, values_in, values_in_offset, values_out, values_out_offset, rows, cols, &
+        num_events_in_wait_list, event_wait_list, event) result(status) bind(c, name="clscan_axis_sort_enqueue")
+      import :: c_ptr, c_size_t, c_int32_t, c_int
+      type(c_ptr), value :: sorter, queue, keys_in, keys_out, values_in, values_out
+      integer(c_int), value :: axis
+      integer(c_size_t), value :: keys_in_offset, in_row_pitch, keys_out_offset, out_row_pitch, &
+                                  values_in_offset, values_out_offset, rows, cols
+      integer(c_int32_t), value :: num_events_in_wait_list
+      type(c_ptr), value :: event_wait_list, event
+      integer(c_int) :: status
+    end function clscan_axis_sort_enqueue
 
     ! Selections: compactors with a predicate, partition, unique, and the runs handle.
     function clscan_compact_if_enqueue(compactor, queue, src, src_offset, count, dst, dst_offset, kept, &

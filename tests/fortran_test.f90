@@ -19,6 +19,8 @@
 !   enqueued at an offset, partition_if), partition by flags, unique, unique_by_key and
 !   reduce_by_key; scans along both axes of a padded 2-D array; transforms from strings and from
 !   the structure, cleared; the accuracy's setter and getter; the argument checks alone;
+! * along the axes of padded 2-D arrays: totals with the non-commutative LAST_NONZERO, stable
+!   sorts of int32 keys with values, ascending and descending, the padding untouched;
 ! * bad calls: the documented status, clscan_last_error() or errmsg not empty, outputs untouched.
 !
 ! Exit status: 0 all checks passed, 1 a check failed, 77 no device, 99 a setup error.
@@ -887,6 +889,8 @@ contains
     call test_sort_descending(context, queue)
     call test_selections(context, queue)
     call test_axis_transform(context, queue)
+    call test_axis_totals(context, queue)
+    call test_axis_sort(context, queue)
 
     call clscan_plan_release(plan)
     call expect_success(clReleaseMemObject(src), "clReleaseMemObject")
@@ -1414,6 +1418,257 @@ contains
     call expect_success(clReleaseMemObject(abuf), "clReleaseMemObject")
     call expect_success(clReleaseMemObject(dbuf), "clReleaseMemObject")
   end subroutine test_axis_transform
+
+  ! Totals along both axes of padded Fortran arrays a(m, nc) (C's nc rows of m elements at a
+  ! pitch of p) with the non-commutative LAST_NONZERO on int32, against Fortran loops: the last
+  ! non-zero element of each a(:, j) (CLSCAN_ALONG_ROWS) and of each a(i, :) (CLSCAN_ALONG_COLUMNS),
+  ! written at an offset, the dst elements around them untouched.  Half the elements are 0 and
+  ! the padding is non-zero, so that a total that reads the padding or folds out of order is
+  ! wrong.  The shapes give many short lines and a few lines of 20011 elements each way (long
+  ! lines are cut into blocks).  Lines of no elements give the neutral 0; bad calls are rejected
+  ! with dst untouched; no lines still complete the event.
+  subroutine test_axis_totals(context, queue)
+    type(c_ptr), intent(in) :: context, queue
+    integer, parameter :: shapes(3, 3) = reshape([37, 40, 300, 3, 5, 20011, 20011, 20013, 3], [3, 3])
+    integer(c_int32_t), allocatable, target :: a(:, :), got(:), ref(:), fill(:)
+    integer(c_int32_t) :: last
+    type(c_ptr) :: plan, abuf, dbuf
+    type(c_ptr), target :: done
+    integer(c_int) :: err
+    integer :: m, p, nc, is, i, j
+    character(len=60) :: shape_name
+    topic = "axis totals"
+    plan = clscan_plan_create(context, device, CLSCAN_LAST_NONZERO, CLSCAN_INT32, CLSCAN_INCLUSIVE, err)
+    call expect_success(err, "clscan_plan_create (LAST_NONZERO int32)")
+    if (err /= CL_SUCCESS) return
+    do is = 1, size(shapes, 2)
+      m = shapes(1, is)
+      p = shapes(2, is)
+      nc = shapes(3, is)
+      write (shape_name, '(a, i0, a, i0, a, i0)') " of a(", m, ", ", nc, ") at a pitch of ", p
+      allocate(a(p, nc), got(max(m, nc) + 2), ref(max(m, nc) + 2), fill(max(m, nc) + 2))
+      a = reshape(int(random_ints(p * nc, -1000_c_int64_t, 1000_c_int64_t) &
+                      * random_ints(p * nc, 0_c_int64_t, 1_c_int64_t), c_int32_t), [p, nc])
+      a(m + 1:p, :) = reshape(int(random_ints((p - m) * nc, 1_c_int64_t, 1000_c_int64_t), c_int32_t), [p - m, nc])
+      fill = sentinel32
+      abuf = buffer_i32(context, reshape(a, [p * nc]))
+
+      ! Along C's rows: one total per second index of a, into dst(2:nc + 1)
+      ref = sentinel32
+      do j = 1, nc
+        last = 0
+        do i = 1, m
+          if (a(i, j) /= 0) last = a(i, j)
+        end do
+        ref(j + 1) = last
+      end do
+      dbuf = buffer_i32(context, fill)
+      call expect_success(clscan_enqueue_axis_totals(plan, queue, CLSCAN_ALONG_ROWS, abuf, 0_c_size_t, &
+                                                     int(p, c_size_t), dbuf, 1_c_size_t, int(nc, c_size_t), &
+                                                     int(m, c_size_t), 0_c_int32_t, c_null_ptr, c_null_ptr), &
+                          "clscan_enqueue_axis_totals (CLSCAN_ALONG_ROWS)" // trim(shape_name))
+      call read_i32(queue, dbuf, got)
+      call expect(all(got == ref), "clscan_enqueue_axis_totals (CLSCAN_ALONG_ROWS)" // trim(shape_name) // &
+                  ": results, the rest of dst untouched")
+      call expect_success(clReleaseMemObject(dbuf), "clReleaseMemObject")
+
+      ! Along C's columns: one total per first index of a, into dst(2:m + 1)
+      ref = sentinel32
+      do i = 1, m
+        last = 0
+        do j = 1, nc
+          if (a(i, j) /= 0) last = a(i, j)
+        end do
+        ref(i + 1) = last
+      end do
+      dbuf = buffer_i32(context, fill)
+      call expect_success(clscan_enqueue_axis_totals(plan, queue, CLSCAN_ALONG_COLUMNS, abuf, 0_c_size_t, &
+                                                     int(p, c_size_t), dbuf, 1_c_size_t, int(nc, c_size_t), &
+                                                     int(m, c_size_t), 0_c_int32_t, c_null_ptr, c_null_ptr), &
+                          "clscan_enqueue_axis_totals (CLSCAN_ALONG_COLUMNS)" // trim(shape_name))
+      call read_i32(queue, dbuf, got)
+      call expect(all(got == ref), "clscan_enqueue_axis_totals (CLSCAN_ALONG_COLUMNS)" // trim(shape_name) // &
+                  ": results, the rest of dst untouched")
+
+      if (is == 1) then
+        ! Bad calls: dst untouched
+        call expect_failure(clscan_enqueue_axis_totals(plan, queue, 7, abuf, 0_c_size_t, int(p, c_size_t), dbuf, &
+                                                       1_c_size_t, int(nc, c_size_t), int(m, c_size_t), 0_c_int32_t, &
+                                                       c_null_ptr, c_null_ptr), CLSCAN_INVALID_AXIS, &
+                            clscan_last_error(), "clscan_enqueue_axis_totals along axis 7")
+        call expect_failure(clscan_enqueue_axis_totals(plan, queue, CLSCAN_ALONG_ROWS, abuf, 0_c_size_t, &
+                                                       int(m - 1, c_size_t), dbuf, 1_c_size_t, int(nc, c_size_t), &
+                                                       int(m, c_size_t), 0_c_int32_t, c_null_ptr, c_null_ptr), &
+                            CLSCAN_INVALID_PITCH, clscan_last_error(), "clscan_enqueue_axis_totals with a pitch below cols")
+        call expect_failure(clscan_enqueue_axis_totals(plan, queue, CLSCAN_ALONG_ROWS, abuf, 0_c_size_t, &
+                                                       int(p, c_size_t), dbuf, int(size(fill) - nc + 1, c_size_t), &
+                                                       int(nc, c_size_t), int(m, c_size_t), 0_c_int32_t, c_null_ptr, &
+                                                       c_null_ptr), CLSCAN_RANGE_OUT_OF_BOUNDS, clscan_last_error(), &
+                            "clscan_enqueue_axis_totals with totals past dst")
+        call expect_failure(clscan_enqueue_axis_totals(c_null_ptr, queue, CLSCAN_ALONG_ROWS, abuf, 0_c_size_t, &
+                                                       int(p, c_size_t), dbuf, 1_c_size_t, int(nc, c_size_t), &
+                                                       int(m, c_size_t), 0_c_int32_t, c_null_ptr, c_null_ptr), &
+                            CLSCAN_INVALID_PLAN, clscan_last_error(), "clscan_enqueue_axis_totals without a plan")
+        call read_i32(queue, dbuf, got)
+        call expect(all(got == ref), "clscan_enqueue_axis_totals rejected: dst touched")
+
+        ! Rows of no elements: nc neutrals; no lines: nothing written, the event completes
+        ref(2:nc + 1) = 0
+        call expect_success(clscan_enqueue_axis_totals(plan, queue, CLSCAN_ALONG_ROWS, abuf, 0_c_size_t, &
+                                                       int(p, c_size_t), dbuf, 1_c_size_t, int(nc, c_size_t), &
+                                                       0_c_size_t, 0_c_int32_t, c_null_ptr, c_null_ptr), &
+                            "clscan_enqueue_axis_totals of empty rows")
+        call expect_success(clscan_enqueue_axis_totals(plan, queue, CLSCAN_ALONG_COLUMNS, abuf, 0_c_size_t, &
+                                                       int(p, c_size_t), dbuf, 1_c_size_t, int(nc, c_size_t), &
+                                                       0_c_size_t, 0_c_int32_t, c_null_ptr, c_loc(done)), &
+                            "clscan_enqueue_axis_totals of no columns")
+        call expect_success(clWaitForEvents(1_c_int32_t, [done]), "clWaitForEvents (no lines)")
+        call expect_success(clReleaseEvent(done), "clReleaseEvent")
+        call read_i32(queue, dbuf, got)
+        call expect(all(got == ref), "clscan_enqueue_axis_totals of empty rows: not the neutrals, or no lines wrote")
+      end if
+      call expect_success(clReleaseMemObject(dbuf), "clReleaseMemObject")
+      call expect_success(clReleaseMemObject(abuf), "clReleaseMemObject")
+      deallocate(a, got, ref, fill)
+    end do
+    call clscan_plan_release(plan)
+  end subroutine test_axis_totals
+
+  ! Axis sorts of int32 keys with int32 values, ascending and descending, along both axes of
+  ! padded Fortran arrays a(m, nc) read at a pitch of p and written at a pitch of q, against a
+  ! stable counting sort of each line: CLSCAN_ALONG_COLUMNS sorts each a(i, :), CLSCAN_ALONG_ROWS
+  ! each a(:, j).  Keys in [-8, 8] repeat many times in a line and each value is its element's
+  ! place, so the values show that equal keys kept their order.  The output padding stays as
+  ! filled; the input padding holds keys that would show if read.  The shapes give lines ranked
+  ! by comparisons (up to 32 keys), middling lines and columns of 5000 keys (more than one chunk
+  ! of the radix passes).  Bad calls are rejected with the outputs untouched.
+  subroutine test_axis_sort(context, queue)
+    type(c_ptr), intent(in) :: context, queue
+    integer, parameter :: shapes(4, 3) = reshape([37, 40, 41, 300, 20, 23, 20, 9, 3, 4, 5, 5000], [4, 3])
+    integer, parameter :: klo = -8, khi = 8
+    integer(c_int32_t), allocatable, target :: a(:, :), v(:, :), gotk(:, :), gotv(:, :), refk(:, :), refv(:, :), &
+                                               fill(:, :)
+    type(c_ptr) :: sorter, kin, vin, kout, vout
+    type(c_ptr), target :: done
+    integer(c_int) :: err, axis
+    integer :: m, p, q, nc, is, i, j, ia, descending
+    character(len=80) :: what
+    topic = "axis sorts"
+    sorter = clscan_sorter_create(context, device, CLSCAN_INT32, 4_c_size_t, err)
+    call expect_success(err, "clscan_sorter_create(CLSCAN_INT32, values of 4 bytes)")
+    if (err /= CL_SUCCESS) return
+    do is = 1, size(shapes, 2)
+      m = shapes(1, is)
+      p = shapes(2, is)
+      q = shapes(3, is)
+      nc = shapes(4, is)
+      allocate(a(p, nc), v(p, nc), gotk(q, nc), gotv(q, nc), refk(q, nc), refv(q, nc), fill(q, nc))
+      a = reshape(int(random_ints(p * nc, int(klo, c_int64_t), int(khi, c_int64_t)), c_int32_t), [p, nc])
+      a(m + 1:p, :) = klo - 1000
+      v = reshape([(i, i = 0, p * nc - 1)], [p, nc])
+      fill = sentinel32
+      kin = buffer_i32(context, reshape(a, [p * nc]))
+      vin = buffer_i32(context, reshape(v, [p * nc]))
+      do ia = 1, 2
+        axis = merge(CLSCAN_ALONG_COLUMNS, CLSCAN_ALONG_ROWS, ia == 1)
+        do descending = 0, 1
+          write (what, '(a, a, a, i0, a, i0, a, i0, a, i0)') trim(merge("columns", "rows   ", ia == 1)), &
+              trim(merge(" descending", " ascending ", descending == 1)), " of a(", m, ", ", nc, ") at pitches ", p, &
+              " and ", q
+          refk = sentinel32
+          refv = sentinel32
+          if (ia == 1) then
+            do i = 1, m
+              call stable_counting_sort(a(i, :), v(i, :), klo, khi, descending == 1, refk(i, :), refv(i, :))
+            end do
+          else
+            do j = 1, nc
+              call stable_counting_sort(a(1:m, j), v(1:m, j), klo, khi, descending == 1, refk(1:m, j), refv(1:m, j))
+            end do
+          end if
+          call expect_success(clscan_sorter_set_descending(sorter, descending), "clscan_sorter_set_descending")
+          kout = buffer_i32(context, reshape(fill, [q * nc]))
+          vout = buffer_i32(context, reshape(fill, [q * nc]))
+          call expect_success(clscan_axis_sort_enqueue(sorter, queue, axis, kin, 0_c_size_t, int(p, c_size_t), kout, &
+                                                       0_c_size_t, int(q, c_size_t), vin, 0_c_size_t, vout, &
+                                                       0_c_size_t, int(nc, c_size_t), int(m, c_size_t), 0_c_int32_t, &
+                                                       c_null_ptr, c_null_ptr), "clscan_axis_sort_enqueue " // trim(what))
+          call read_i32_2d(queue, kout, gotk)
+          call read_i32_2d(queue, vout, gotv)
+          call expect(all(gotk == refk), "clscan_axis_sort_enqueue " // trim(what) // ": keys, padding untouched")
+          call expect(all(gotv == refv), "clscan_axis_sort_enqueue " // trim(what) // &
+                      ": values (stability), padding untouched")
+
+          if (is == 1 .and. ia == 1 .and. descending == 1) then
+            ! Bad calls: the outputs untouched
+            call expect_failure(clscan_axis_sort_enqueue(sorter, queue, 7, kin, 0_c_size_t, int(p, c_size_t), kout, &
+                                                         0_c_size_t, int(q, c_size_t), vin, 0_c_size_t, vout, &
+                                                         0_c_size_t, int(nc, c_size_t), int(m, c_size_t), 0_c_int32_t, &
+                                                         c_null_ptr, c_null_ptr), CLSCAN_INVALID_AXIS, &
+                                clscan_last_error(), "clscan_axis_sort_enqueue along axis 7")
+            call expect_failure(clscan_axis_sort_enqueue(sorter, queue, axis, kin, 0_c_size_t, int(p, c_size_t), &
+                                                         kout, 0_c_size_t, int(m - 1, c_size_t), vin, 0_c_size_t, &
+                                                         vout, 0_c_size_t, int(nc, c_size_t), int(m, c_size_t), &
+                                                         0_c_int32_t, c_null_ptr, c_null_ptr), CLSCAN_INVALID_PITCH, &
+                                clscan_last_error(), "clscan_axis_sort_enqueue with an output pitch below cols")
+            call expect_failure(clscan_axis_sort_enqueue(sorter, queue, axis, kin, 0_c_size_t, int(p, c_size_t), &
+                                                         kout, 0_c_size_t, int(q, c_size_t), c_null_ptr, 0_c_size_t, &
+                                                         c_null_ptr, 0_c_size_t, int(nc, c_size_t), int(m, c_size_t), &
+                                                         0_c_int32_t, c_null_ptr, c_null_ptr), CL_INVALID_MEM_OBJECT, &
+                                clscan_last_error(), "clscan_axis_sort_enqueue without the sorter's values")
+            call expect_failure(clscan_axis_sort_enqueue(sorter, queue, axis, kin, 0_c_size_t, int(p, c_size_t), &
+                                                         kout, 0_c_size_t, int(q, c_size_t), vin, 0_c_size_t, vout, &
+                                                         0_c_size_t, int(nc + 1, c_size_t), int(m, c_size_t), &
+                                                         0_c_int32_t, c_null_ptr, c_null_ptr), &
+                                CLSCAN_RANGE_OUT_OF_BOUNDS, clscan_last_error(), &
+                                "clscan_axis_sort_enqueue of a row past the buffers")
+            call expect_failure(clscan_axis_sort_enqueue(c_null_ptr, queue, axis, kin, 0_c_size_t, int(p, c_size_t), &
+                                                         kout, 0_c_size_t, int(q, c_size_t), vin, 0_c_size_t, vout, &
+                                                         0_c_size_t, int(nc, c_size_t), int(m, c_size_t), &
+                                                         0_c_int32_t, c_null_ptr, c_null_ptr), CLSCAN_INVALID_HANDLE, &
+                                clscan_last_error(), "clscan_axis_sort_enqueue without a sorter")
+            ! No rows: nothing sorted, the event completes
+            call expect_success(clscan_axis_sort_enqueue(sorter, queue, axis, kin, 0_c_size_t, int(p, c_size_t), &
+                                                         kout, 0_c_size_t, int(q, c_size_t), vin, 0_c_size_t, vout, &
+                                                         0_c_size_t, 0_c_size_t, int(m, c_size_t), 0_c_int32_t, &
+                                                         c_null_ptr, c_loc(done)), "clscan_axis_sort_enqueue of no rows")
+            call expect_success(clWaitForEvents(1_c_int32_t, [done]), "clWaitForEvents (no rows)")
+            call expect_success(clReleaseEvent(done), "clReleaseEvent")
+            call read_i32_2d(queue, kout, gotk)
+            call read_i32_2d(queue, vout, gotv)
+            call expect(all(gotk == refk) .and. all(gotv == refv), &
+                        "clscan_axis_sort_enqueue rejected or of no rows: an output touched")
+          end if
+          call expect_success(clReleaseMemObject(kout), "clReleaseMemObject")
+          call expect_success(clReleaseMemObject(vout), "clReleaseMemObject")
+        end do
+      end do
+      call expect_success(clReleaseMemObject(kin), "clReleaseMemObject")
+      call expect_success(clReleaseMemObject(vin), "clReleaseMemObject")
+      deallocate(a, v, gotk, gotv, refk, refv, fill)
+    end do
+    call clscan_sorter_release(sorter)
+  end subroutine test_axis_sort
+
+  ! A stable sort of keys in [lo, hi] with their values by counting: the keys of each value in
+  ! turn (increasing, or decreasing when descending), in their order in the line.
+  subroutine stable_counting_sort(keys, values, lo, hi, descending, sorted_keys, sorted_values)
+    integer(c_int32_t), intent(in) :: keys(:), values(:)
+    integer, intent(in) :: lo, hi
+    logical, intent(in) :: descending
+    integer(c_int32_t), intent(inout) :: sorted_keys(:), sorted_values(:)
+    integer :: k, i, n
+    n = 0
+    do k = merge(hi, lo, descending), merge(lo, hi, descending), merge(-1, 1, descending)
+      do i = 1, size(keys)
+        if (keys(i) == k) then
+          n = n + 1
+          sorted_keys(n) = keys(i)
+          sorted_values(n) = values(i)
+        end if
+      end do
+    end do
+  end subroutine stable_counting_sort
 
   ! A blocking read of the first size(values) int64 values of a buffer.
   subroutine read_back(queue, buffer, values)
