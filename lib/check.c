@@ -1,6 +1,8 @@
 /* Argument checks: queues, wait lists, buffer ranges and their overlaps. */
 #include "check.h"
 
+#include <stdint.h>
+
 cl_int clscan_check_queue(const char *fn, cl_context context, cl_device_id device, cl_command_queue queue)
 {
     cl_context c;
@@ -102,4 +104,11 @@ cl_int clscan_check_same_or_disjoint(const char *fn, const clscan_range *a, cons
         return clscan_fail(CL_MEM_COPY_OVERLAP, "%s: %s and %s overlap without being the same (in place: equal "
                            "offsets)", fn, what_a, what_b);
     return CL_SUCCESS;
+}
+
+size_t clscan_pitched_extent(size_t rows, size_t cols, size_t pitch)
+{
+    if (rows - 1 > (SIZE_MAX - cols) / pitch)
+        return SIZE_MAX;
+    return (rows - 1) * pitch + cols;
 }

@@ -29,4 +29,8 @@ cl_int clscan_check_disjoint(const char *fn, const clscan_range *a, const char *
 cl_int clscan_check_same_or_disjoint(const char *fn, const clscan_range *a, const char *what_a,
                                      const clscan_range *b, const char *what_b);
 
+/* Elements of a 2-D array from its first row's start to its last row's end: (rows - 1) * pitch
+ * + cols for rows, cols > 0 and pitch >= cols; SIZE_MAX when that overflows. */
+size_t clscan_pitched_extent(size_t rows, size_t cols, size_t pitch);
+
 #endif

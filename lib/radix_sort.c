@@ -255,15 +255,6 @@ CLSCAN_API cl_int clscan_segmented_sort_enqueue(clscan_sorter *s, cl_command_que
     return err;
 }
 
-/* Elements from the first row's start to the last row's end: (rows - 1) * pitch + cols, rows, cols
- * > 0 and pitch >= cols; SIZE_MAX when that overflows. */
-static size_t extent(size_t rows, size_t cols, size_t pitch)
-{
-    if (rows - 1 > (SIZE_MAX - cols) / pitch)
-        return SIZE_MAX;
-    return (rows - 1) * pitch + cols;
-}
-
 /* clscan_axis_sort_enqueue's checks of the buffers (rows, cols > 0): the extents of the four
  * arrays and their overlaps (in place: an output the same array as its input); *in_place. */
 static cl_int axis_sort_buffers(const char *fn, clscan_sorter *s, const radix_job *j, size_t in_ext,
@@ -362,8 +353,8 @@ CLSCAN_API cl_int clscan_axis_sort_enqueue(clscan_sorter *s, cl_command_queue qu
     const int empty = rows == 0 || cols == 0;
     if (!empty && cols > ALGO_MAX_COUNT / rows)
         return clscan_fail(CL_INVALID_BUFFER_SIZE, "%s: %zu x %zu keys: above the limit 2^32 - 1", fn, rows, cols);
-    const size_t in_ext = empty ? 0 : extent(rows, cols, in_row_pitch);
-    const size_t out_ext = empty ? 0 : extent(rows, cols, out_row_pitch);
+    const size_t in_ext = empty ? 0 : clscan_pitched_extent(rows, cols, in_row_pitch);
+    const size_t out_ext = empty ? 0 : clscan_pitched_extent(rows, cols, out_row_pitch);
     if (in_ext == SIZE_MAX || out_ext == SIZE_MAX)
         return clscan_fail(CLSCAN_RANGE_OUT_OF_BOUNDS, "%s: %zu rows of pitch %zu overflow", fn, rows,
                            in_ext == SIZE_MAX ? in_row_pitch : out_row_pitch);

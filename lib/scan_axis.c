@@ -154,15 +154,6 @@ cl_int clscan_axis_run(clscan_plan *plan, const clscan_axis_job *a, cl_command_q
     return err;
 }
 
-/* Elements from a row's first to the last row's end: (rows - 1) * pitch + cols, rows, cols > 0
- * and pitch >= cols; SIZE_MAX when that overflows. */
-static size_t extent(size_t rows, size_t cols, size_t pitch)
-{
-    if (rows - 1 > (SIZE_MAX - cols) / pitch)
-        return SIZE_MAX;
-    return (rows - 1) * pitch + cols;
-}
-
 CLSCAN_API cl_int clscan_enqueue_axis(clscan_plan *plan, cl_command_queue queue, clscan_axis axis, cl_mem src,
                                       size_t src_offset, size_t src_row_pitch, cl_mem dst, size_t dst_offset,
                                       size_t dst_row_pitch, size_t rows, size_t cols,
@@ -186,7 +177,8 @@ CLSCAN_API cl_int clscan_enqueue_axis(clscan_plan *plan, cl_command_queue queue,
     if (err != CL_SUCCESS || done)
         return err != CL_SUCCESS ? err
                                  : clscan_scan_empty_marker(fn, queue, num_events_in_wait_list, event_wait_list, event);
-    const size_t ns = extent(rows, cols, src_row_pitch), nd = extent(rows, cols, dst_row_pitch);
+    const size_t ns = clscan_pitched_extent(rows, cols, src_row_pitch);
+    const size_t nd = clscan_pitched_extent(rows, cols, dst_row_pitch);
     if (ns == SIZE_MAX || nd == SIZE_MAX)
         return clscan_fail(CLSCAN_RANGE_OUT_OF_BOUNDS, "%s: %zu rows of pitch %zu overflow", fn, rows,
                            ns == SIZE_MAX ? src_row_pitch : dst_row_pitch);
@@ -268,7 +260,7 @@ CLSCAN_API cl_int clscan_enqueue_axis_totals(clscan_plan *plan, cl_command_queue
     if (err != CL_SUCCESS || done)
         return err != CL_SUCCESS ? err
                                  : clscan_scan_empty_marker(fn, queue, num_events_in_wait_list, event_wait_list, event);
-    const size_t ns = n ? extent(rows, cols, src_row_pitch) : 0;
+    const size_t ns = n ? clscan_pitched_extent(rows, cols, src_row_pitch) : 0;
     if (ns == SIZE_MAX)
         return clscan_fail(CLSCAN_RANGE_OUT_OF_BOUNDS, "%s: %zu rows of pitch %zu overflow", fn, rows, src_row_pitch);
     clscan_range s, d;
