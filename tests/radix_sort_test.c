@@ -672,7 +672,7 @@ START_TEST(segments_with_ranges_and_huge_segments)
 }
 END_TEST
 
-/* The GPUs' segmented kernel (32 work-items x 8 keys per chunk; segments of 33 ... 2048 keys, 1024
+/* The GPUs' segmented kernel (64 work-items x 8 keys per chunk; segments of 33 ... 4096 keys, 2048
  * of 8-byte keys, in a bitonic sort in local memory) on the CPU. */
 START_TEST(segments_with_the_gpu_tuning)
 {
