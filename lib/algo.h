@@ -30,6 +30,7 @@ typedef struct radix_engine {
     int ranked;                  /* GPUs: the scatter ranks by warps (radix/scatter_ranked.cl) */
     size_t seg_wg, seg_items;    /* the segmented sort's work-groups and chunks (radix/segmented.cl) */
     size_t seg_small;            /* and its longest segments ranked by comparisons */
+    size_t seg_local;            /* and by a sort in local memory (0: none) */
     size_t tr_tile, tr_wg;       /* the transposes' tiles (tr_tile^2 elements) and work-groups (radix/transpose.cl) */
     cl_program program;
     cl_kernel histogram, scatter, bucket_offsets, segmented, transpose_keys, transpose_values;

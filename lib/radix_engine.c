@@ -53,18 +53,33 @@ static void tuning(radix_engine *e, int allow_ranked)
     e->items = 4096;   /* blocks of at most 65535 keys (16-bit counts) */
 }
 
-/* The segmented sort: on GPUs 32 work-items x 8 keys per chunk (a table of 16 KiB; a segment's
+/* The segmented sort: on GPUs 64 work-items x 8 keys per chunk (a table of 32 KiB; a segment's
  * work-group ranks its chunks one after the other, so small chunks waste little on small
- * segments), segments of up to 256 keys ranked by comparisons (8 keys x 256 comparisons per
- * work-item); on CPUs one work-item x 4096 keys, as the passes of the whole array, and up to 32
- * keys by comparisons (PoCL, 10^5 segments of 1 key: 5.3 us each through the four passes of
- * uint32 keys, 0.02 us by comparison; 1024 comparisons cost less than the passes). */
+ * segments; 32 work-items where local memory is short); segments of up to 32 keys ranked by
+ * comparisons, up to 4096 (4-byte keys; as many as the table's bytes hold with an index each) by
+ * a bitonic sort in local memory, longer ones by the passes.  H200, uint32 keys, 2^26 in segments
+ * of 1 ... 1000: 4.38 ms with 64 work-items, 4.19 with 32 (bitonic up to 2048), 26.0 with 32 and
+ * passes above 256 keys (CUB's segmented sort 15.6); rows of 4096 keys of a 4096 x 4096 array
+ * 1.30 ms against 5.89 with 32 (passes), rows of 65536 9.17 against 16.18, rows of 256 0.80
+ * against 0.68.  On CPUs one work-item x 4096 keys, as the passes of the whole array, and up to
+ * 32 keys by comparisons (PoCL, 10^5 segments of 1 key: 5.3 us each through the four passes of
+ * uint32 keys, 0.02 us by comparison; 1024 comparisons cost less than the passes); no bitonic
+ * sort (one work-item would run its n log^2 n steps alone). */
 static void segmented_tuning(radix_engine *e)
 {
     const int gpu = clscan_policy_gpu(&e->info, &e->dev) && e->info.max_work_group_size >= 32;
     e->seg_wg = gpu ? 32 : 1;
+    if (gpu && e->info.max_work_group_size >= 64 && table_local_bytes(64) + 2048 <= e->info.local_mem_size)
+        e->seg_wg = 64;
     e->seg_items = gpu ? 8 : 4096;
-    e->seg_small = gpu ? 256 : 32;
+    e->seg_small = 32;
+    e->seg_local = 0;
+    if (gpu) {
+        const size_t table_bytes = (size_t)RADIX * e->seg_wg * sizeof(cl_ushort);
+        e->seg_local = 4096;
+        while (e->seg_local * (e->key_size + sizeof(cl_uint)) > table_bytes)
+            e->seg_local /= 2;
+    }
     /* The transposes: tiles of 32 x 32 elements (a GPU's 32 banks, 128-byte rows of 4-byte
      * keys), on GPUs 256 work-items (8 rows at a time), on CPUs 32 (a row at a time: PoCL runs
      * a work-group's work-items in a loop per region between barriers; PoCL on 2 busy cores,
@@ -122,9 +137,10 @@ static cl_int build(const char *fn, radix_engine *e, int key_order)
     char defines[480];
     snprintf(defines, sizeof defines, "-DCLSCAN_KEY_TYPE=%s -DCLSCAN_KEY_SIGN=%s -DCLSCAN_KEY_ORDER=%d "
              "-DCLSCAN_VALUE_WORD=%s -DCLSCAN_VALUE_WORDS=%zu -DCLSCAN_WG=%zu -DCLSCAN_ITEMS=%zu "
-             "-DCLSCAN_SEG_WG=%zu -DCLSCAN_SEG_ITEMS=%zu -DCLSCAN_SEG_SMALL=%zu -DCLSCAN_TR_TILE=%zu "
-             "-DCLSCAN_TR_WG=%zu", key_words[k], key_signs[k], key_order, word, e->value_size ? words : 0, e->wg,
-             e->items, e->seg_wg, e->seg_items, e->seg_small, e->tr_tile, e->tr_wg);
+             "-DCLSCAN_SEG_WG=%zu -DCLSCAN_SEG_ITEMS=%zu -DCLSCAN_SEG_SMALL=%zu -DCLSCAN_SEG_LOCAL=%zu "
+             "-DCLSCAN_TR_TILE=%zu -DCLSCAN_TR_WG=%zu", key_words[k], key_signs[k], key_order, word,
+             e->value_size ? words : 0, e->wg, e->items, e->seg_wg, e->seg_items, e->seg_small, e->seg_local,
+             e->tr_tile, e->tr_wg);
     cl_int err = clscan_program_get(fn, e->context, e->device, &e->info, &e->dev, NULL, files, defines, &e->program);
     if (err == CL_SUCCESS)
         err = clscan_kernel_create(fn, e->program, e->device, &e->info,
@@ -175,6 +191,7 @@ cl_int radix_engine_init(radix_engine *e, const char *fn, cl_context context, cl
             e->seg_wg = 1;
             e->seg_items = 4096;
             e->seg_small = 32;
+            e->seg_local = 0;
         }
         err = build(fn, e, key_order);
     }

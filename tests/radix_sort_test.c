@@ -672,24 +672,35 @@ START_TEST(segments_with_ranges_and_huge_segments)
 }
 END_TEST
 
-/* The GPUs' segmented kernel (32 work-items x 8 keys per chunk) on the CPU. */
+/* The GPUs' segmented kernel (64 work-items x 8 keys per chunk; segments of 33 ... 4096 keys, 2048
+ * of 8-byte keys, in a bitonic sort in local memory) on the CPU. */
 START_TEST(segments_with_the_gpu_tuning)
 {
     setenv("CLSCAN_DEVELOP", "policy=gpu", 1);
     cl_int err;
     clscan_sorter *f = clscan_sorter_create(tu.context, tu.device, CLSCAN_UINT32, 4, &err);
     clscan_sorter *h = clscan_sorter_create(tu.context, tu.device, CLSCAN_INT16, 0, &err);
+    clscan_sorter *d = clscan_sorter_create(tu.context, tu.device, CLSCAN_DOUBLE, 4, &err);
+    clscan_sorter *b = clscan_sorter_create(tu.context, tu.device, CLSCAN_UINT8, 0, &err);
     unsetenv("CLSCAN_DEVELOP");
-    ck_assert_msg(f && h, "clscan_sorter_create: %s", clscan_last_error());
+    ck_assert_msg(f && h && d && b, "clscan_sorter_create: %s", clscan_last_error());
     ck_assert_int_eq(clscan_sorter_set_descending(h, 1), CL_SUCCESS);
+    ck_assert_int_eq(clscan_sorter_set_descending(d, 1), CL_SUCCESS);
+    ck_assert_int_eq(clscan_sorter_set_key_range(b, 3, 8), CL_SUCCESS);
     CHECK_SEG(.type = CLSCAN_UINT32, .value_size = 4, .pattern = DUPLICATES, .nsegments = 300, .shape = SEG_SMALL,
               .use = f);
     CHECK_SEG(.type = CLSCAN_UINT32, .value_size = 4, .pattern = RANDOM, .nsegments = 12, .shape = SEG_MIXED,
               .wide = 1, .use = f, .in_place = 1);
     CHECK_SEG(.type = CLSCAN_INT16, .descending = 1, .pattern = RANDOM, .nsegments = 12, .shape = SEG_MIXED,
               .use = h);
+    CHECK_SEG(.type = CLSCAN_DOUBLE, .value_size = 4, .descending = 1, .pattern = SPECIAL, .nsegments = 12,
+              .shape = SEG_MIXED, .use = d, .in_place = 1);
+    CHECK_SEG(.type = CLSCAN_UINT8, .begin = 3, .bits = 8, .pattern = DUPLICATES, .nsegments = 12, .shape = SEG_MIXED,
+              .use = b);
     clscan_sorter_release(f);
     clscan_sorter_release(h);
+    clscan_sorter_release(d);
+    clscan_sorter_release(b);
 }
 END_TEST
 

@@ -5,6 +5,10 @@
  *   counted by comparing it with the segment's other keys (n^2 comparisons, no passes); in
  *   place (via_tmp), through scratch 0 and back.  Such a segment's work-group skips the passes
  *   (their loop runs 0 times for it), so that every barrier stays outside branches.
+ *   Segments of at most CLSCAN_SEG_LOCAL keys (0: none): a bitonic sort (K. E. Batcher, "Sorting
+ *   networks and their applications", AFIPS 1968) of (sort key, index) pairs in the table's local
+ *   memory, padded to a power of two with the largest key; the index breaks ties, so the sort is
+ *   stable; then each key and value is copied from its index, as the small segments' are.
  *   Longer ones: per pass, the digits of the passes over the whole array (radix/keys.cl): the
  *   segment's digit histogram, its exclusive scan (where each digit's keys start in the
  *   segment), then the segment's chunks of CLSCAN_SEG_WG * CLSCAN_SEG_ITEMS keys in order, each
@@ -35,6 +39,49 @@ inline ulong seg_offset(__global const uint *offsets, uint wide, ulong s, ulong 
     return min(o, count);
 }
 
+/* The bitonic sort of n keys (0: none; the same n for the whole work-group, so that every
+ * work-item meets every barrier) of the segment at first, written to kd and vd at first. */
+inline void local_sort(__local count_t *table, ulong n, ulong first, __global const K *ks, __global const VW *vs,
+                       __global K *kd, __global VW *vd, K mask, K kflip)
+{
+#if CLSCAN_SEG_LOCAL
+    __local K *key = (__local K *)table;
+    __local uint *index = (__local uint *)(key + CLSCAN_SEG_LOCAL);
+    const uint li = get_local_id(0), m = (uint)n;
+    uint n2 = m ? 2 : 0;
+    while (n2 < m)
+        n2 *= 2;
+    for (uint i = li; i < n2; i += CLSCAN_SEG_WG) {
+        key[i] = i < m ? sort_key(ks[first + i], mask, kflip) : (K)~(K)0;
+        index[i] = i;
+    }
+    for (uint size = 2; size <= n2; size *= 2) {
+        for (uint stride = size / 2; stride > 0; stride /= 2) {
+            barrier(CLK_LOCAL_MEM_FENCE);
+            for (uint t = li; t < n2 / 2; t += CLSCAN_SEG_WG) {
+                const uint lo = 2 * t - (t & (stride - 1)), hi = lo + stride;
+                const K a = key[lo], b = key[hi];
+                const uint ia = index[lo], ib = index[hi];
+                /* ascending where bit `size` of lo is clear: (a, ia) after (b, ib) swaps */
+                if ((a > b || (a == b && ia > ib)) == ((lo & size) == 0)) {
+                    key[lo] = b;
+                    key[hi] = a;
+                    index[lo] = ib;
+                    index[hi] = ia;
+                }
+            }
+        }
+    }
+    barrier(CLK_LOCAL_MEM_FENCE);
+    for (uint i = li; i < m; i += CLSCAN_SEG_WG) {
+        const ulong from = first + index[i];
+        kd[first + i] = ks[from];
+        for (uint w = 0; w < CLSCAN_VALUE_WORDS; ++w)
+            vd[(first + i) * CLSCAN_VALUE_WORDS + w] = vs[from * CLSCAN_VALUE_WORDS + w];
+    }
+#endif
+}
+
 __kernel __attribute__((reqd_work_group_size(CLSCAN_SEG_WG, 1, 1)))
 void clscan_radix_segmented(__global const K *keys_in, ulong keys_in_offset, __global K *keys_out,
                             ulong keys_out_offset, __global const VW *values_in, ulong values_in_offset,
@@ -44,7 +91,7 @@ void clscan_radix_segmented(__global const K *keys_in, ulong keys_in_offset, __g
                             ulong count, uint begin, uint passes, K mask, uint flip, uint via_tmp, ulong length,
                             ulong in_pitch, ulong out_pitch)
 {
-    __local count_t table[CELL(RADIX * CLSCAN_SEG_WG)];
+    __local count_t table[CELL(RADIX * CLSCAN_SEG_WG)] __attribute__((aligned(8)));
     __local uint seg[CLSCAN_SEG_WG];
     __local uint start[RADIX + 1];   /* the chunk's keys of smaller digits; [RADIX]: the chunk's size */
     __local uint base[RADIX];        /* where the segment's next key of each digit goes */
@@ -64,12 +111,13 @@ void clscan_radix_segmented(__global const K *keys_in, ulong keys_in_offset, __g
         __global const VW *values_seg_in = values_in + (values_in_offset + in_at) * CLSCAN_VALUE_WORDS;
         __global K *keys_seg_out = keys_out + keys_out_offset + out_at;
         __global VW *values_seg_out = values_out + (values_out_offset + out_at) * CLSCAN_VALUE_WORDS;
-        const int small = n <= CLSCAN_SEG_SMALL;   /* the same for the whole work-group */
+        /* the same for the whole work-group */
+        const int small = n <= CLSCAN_SEG_SMALL, in_local = !small && n <= CLSCAN_SEG_LOCAL;
+        __global const K *ks = keys_seg_in;
+        __global const VW *vs = values_seg_in;
+        __global K *kd = via_tmp ? keys_tmp0 : keys_seg_out;
+        __global VW *vd = via_tmp ? values_tmp0 : values_seg_out;
         if (small) {
-            __global const K *ks = keys_seg_in;
-            __global const VW *vs = values_seg_in;
-            __global K *kd = via_tmp ? keys_tmp0 : keys_seg_out;
-            __global VW *vd = via_tmp ? values_tmp0 : values_seg_out;
             for (ulong i = first + li; i < end; i += CLSCAN_SEG_WG) {
                 const K k = ks[i], t = sort_key(k, mask, kflip);
                 ulong q = first;
@@ -82,17 +130,18 @@ void clscan_radix_segmented(__global const K *keys_in, ulong keys_in_offset, __g
                     vd[q * CLSCAN_VALUE_WORDS + w] = vs[i * CLSCAN_VALUE_WORDS + w];
             }
         }
+        local_sort(table, in_local ? n : 0, first, ks, vs, kd, vd, mask, kflip);
         /* Outside the branches: inside the one below, on 32 work-items, PoCL let some copy before
          * others had ranked (tests/radix_sort_test with CLSCAN_DEVELOP=policy=gpu). */
-        barrier(CLK_GLOBAL_MEM_FENCE);
-        if (small && via_tmp) {
+        barrier(CLK_LOCAL_MEM_FENCE | CLK_GLOBAL_MEM_FENCE);
+        if ((small || in_local) && via_tmp) {
             for (ulong i = first + li; i < end; i += CLSCAN_SEG_WG) {
                 keys_seg_out[i] = keys_tmp0[i];
                 for (uint w = 0; w < CLSCAN_VALUE_WORDS; ++w)
                     values_seg_out[i * CLSCAN_VALUE_WORDS + w] = values_tmp0[i * CLSCAN_VALUE_WORDS + w];
             }
         }
-        for (uint p = 0; p < (small ? 0 : passes); ++p) {
+        for (uint p = 0; p < (small || in_local ? 0 : passes); ++p) {
             const uint shift = begin + p * RADIX_BITS;
             const int last = p == passes - 1;
             __global const K *ks = p == 0 ? keys_seg_in : (p % 2 ? keys_tmp0 : keys_tmp1);
