@@ -22,6 +22,18 @@ static cl_ulong table_local_bytes(size_t wg)
     return cells * sizeof(cl_ushort) + (wg + RADIX) * sizeof(cl_uint);
 }
 
+/* The segmented kernel's (digit, work-item) table without its padding (the bitonic sort's pairs
+ * live there), and all of that kernel's local memory (radix/segmented.cl). */
+static cl_ulong segmented_table_bytes(size_t wg)
+{
+    return (cl_ulong)RADIX * wg * sizeof(cl_ushort);
+}
+
+static cl_ulong segmented_local_bytes(size_t wg)
+{
+    return table_local_bytes(wg) + (RADIX + 1) * sizeof(cl_uint);
+}
+
 /* The ranking scatter (CLSCAN_SCATTER_RANKED, RADIX work-items): the (warp, digit) counts, two
  * sets of (warp, digit) lane masks, the digits' destinations and the block's order. */
 static cl_ulong ranked_local_bytes(size_t items)
@@ -69,15 +81,14 @@ static void segmented_tuning(radix_engine *e)
 {
     const int gpu = clscan_policy_gpu(&e->info, &e->dev) && e->info.max_work_group_size >= 32;
     e->seg_wg = gpu ? 32 : 1;
-    if (gpu && e->info.max_work_group_size >= 64 && table_local_bytes(64) + 2048 <= e->info.local_mem_size)
+    if (gpu && e->info.max_work_group_size >= 64 && segmented_local_bytes(64) + 256 <= e->info.local_mem_size)
         e->seg_wg = 64;
     e->seg_items = gpu ? 8 : 4096;
     e->seg_small = 32;
     e->seg_local = 0;
     if (gpu) {
-        const size_t table_bytes = (size_t)RADIX * e->seg_wg * sizeof(cl_ushort);
         e->seg_local = 4096;
-        while (e->seg_local * (e->key_size + sizeof(cl_uint)) > table_bytes)
+        while (e->seg_local * (e->key_size + sizeof(cl_uint)) > segmented_table_bytes(e->seg_wg))
             e->seg_local /= 2;
     }
     /* The transposes: tiles of 32 x 32 elements (a GPU's 32 banks, 128-byte rows of 4-byte

@@ -39,6 +39,15 @@ inline ulong seg_offset(__global const uint *offsets, uint wide, ulong s, ulong 
     return min(o, count);
 }
 
+/* Moves the key and value at from (of ks, vs) to to (of kd, vd). */
+inline void seg_move(__global const K *ks, __global const VW *vs, ulong from, __global K *kd, __global VW *vd,
+                     ulong to)
+{
+    kd[to] = ks[from];
+    for (uint w = 0; w < CLSCAN_VALUE_WORDS; ++w)
+        vd[to * CLSCAN_VALUE_WORDS + w] = vs[from * CLSCAN_VALUE_WORDS + w];
+}
+
 /* The bitonic sort of n keys (0: none; the same n for the whole work-group, so that every
  * work-item meets every barrier) of the segment at first, written to kd and vd at first. */
 inline void local_sort(__local count_t *table, ulong n, ulong first, __global const K *ks, __global const VW *vs,
@@ -73,12 +82,8 @@ inline void local_sort(__local count_t *table, ulong n, ulong first, __global co
         }
     }
     barrier(CLK_LOCAL_MEM_FENCE);
-    for (uint i = li; i < m; i += CLSCAN_SEG_WG) {
-        const ulong from = first + index[i];
-        kd[first + i] = ks[from];
-        for (uint w = 0; w < CLSCAN_VALUE_WORDS; ++w)
-            vd[(first + i) * CLSCAN_VALUE_WORDS + w] = vs[from * CLSCAN_VALUE_WORDS + w];
-    }
+    for (uint i = li; i < m; i += CLSCAN_SEG_WG)
+        seg_move(ks, vs, first + index[i], kd, vd, first + i);
 #endif
 }
 
@@ -119,15 +124,13 @@ void clscan_radix_segmented(__global const K *keys_in, ulong keys_in_offset, __g
         __global VW *vd = via_tmp ? values_tmp0 : values_seg_out;
         if (small) {
             for (ulong i = first + li; i < end; i += CLSCAN_SEG_WG) {
-                const K k = ks[i], t = sort_key(k, mask, kflip);
+                const K t = sort_key(ks[i], mask, kflip);
                 ulong q = first;
                 for (ulong j = first; j < end; ++j) {
                     const K u = sort_key(ks[j], mask, kflip);
                     q += u < t || (u == t && j < i);
                 }
-                kd[q] = k;
-                for (uint w = 0; w < CLSCAN_VALUE_WORDS; ++w)
-                    vd[q * CLSCAN_VALUE_WORDS + w] = vs[i * CLSCAN_VALUE_WORDS + w];
+                seg_move(ks, vs, i, kd, vd, q);
             }
         }
         local_sort(table, in_local ? n : 0, first, ks, vs, kd, vd, mask, kflip);
@@ -135,11 +138,8 @@ void clscan_radix_segmented(__global const K *keys_in, ulong keys_in_offset, __g
          * others had ranked (tests/radix_sort_test with CLSCAN_DEVELOP=policy=gpu). */
         barrier(CLK_LOCAL_MEM_FENCE | CLK_GLOBAL_MEM_FENCE);
         if ((small || in_local) && via_tmp) {
-            for (ulong i = first + li; i < end; i += CLSCAN_SEG_WG) {
-                keys_seg_out[i] = keys_tmp0[i];
-                for (uint w = 0; w < CLSCAN_VALUE_WORDS; ++w)
-                    values_seg_out[i * CLSCAN_VALUE_WORDS + w] = values_tmp0[i * CLSCAN_VALUE_WORDS + w];
-            }
+            for (ulong i = first + li; i < end; i += CLSCAN_SEG_WG)
+                seg_move(keys_tmp0, values_tmp0, i, keys_seg_out, values_seg_out, i);
         }
         for (uint p = 0; p < (small || in_local ? 0 : passes); ++p) {
             const uint shift = begin + p * RADIX_BITS;
