@@ -33,6 +33,15 @@ static size_t pair_bound(size_t e)
     return e + (align > 2 ? align : 2);
 }
 
+/* Bytes of a runs program's (count of heads, value) pair, struct { value; uint; }, at most: the
+ * count after the value at a multiple of 4, the whole padded to the value's alignment. */
+static size_t runs_pair_bound(size_t e)
+{
+    const size_t align = e & (~e + 1), a = align > 4 ? align : 4;
+    const size_t bytes = (e + 3) / 4 * 4 + 4;
+    return (bytes + a - 1) / a * a;
+}
+
 /* Whether program `what` computes the compensated AFFINE (ops/builtin.cl): built-in AFFINE of
  * FLOAT or DOUBLE, plain programs, when the accuracy is COMPENSATED, or AUTO for a recurrence on
  * a CPU (its elements never live in memory, so the wider kernels cost no traffic: PoCL 1.2-1.5x
@@ -62,7 +71,7 @@ void clscan_plan_request(const clscan_plan *plan, clscan_program_kind what, clsc
     /* Compensated: the kernels' elements are (a, b, a_lo, 0), twice the pairs in memory. */
     r->compensated = compensated(plan, what);
     r->kernel_size = r->compensated ? 2 * plan->element_size : plan->element_size;
-    r->pair_bound = plan->pair_bound;
+    r->pair_bound = CLSCAN_PROGRAM_IS_RUNS(what) ? runs_pair_bound(plan->element_size) : plan->pair_bound;
     r->transform = plan->transform_source != NULL;
     /* Exactly associative: every grouping gives the same bits (nothing is known of a user's). */
     r->exact = !plan->custom && (!floating || plan->op == CLSCAN_MAX || plan->op == CLSCAN_MIN ||

@@ -24,6 +24,9 @@ typedef struct clscan_scan_program {
     cl_kernel offsets_heads, offsets_totals;
     /* The axis program's lines of a 2-D array (cl/scan/axis.cl); NULL in the others. */
     cl_kernel axis_reduce, axis_carries, axis_scan, axis_reduce_lockstep, axis_scan_lockstep, axis_fold;
+    /* The runs programs' reduce-by-key (cl/scan/runs.cl): the single pass, and the carries and
+     * the scatter of reduce-then-scan (after reduce); NULL in the others. */
+    cl_kernel reduce_runs, runs_carries, runs_chunk_totals, runs_chunk_carries, runs_scatter;
 } clscan_scan_program;
 
 /* Scratch memory, one per queue: scans on different queues never share it, and scans on one

@@ -1,5 +1,6 @@
 /* Runs of equal keys: unique_by_key (the flags of the runs' first keys, then the compaction of the
- * keys and of the values by them) and reduce_by_key (the plan's segmented scan of the values with
+ * keys and of the values by them) and reduce_by_key: with 4- or 8-byte keys one kernel of the
+ * plan (scan_runs.c), with other keys the plan's segmented scan of the values with
  * the runs' first keys as heads, then the compaction of the keys and of the scan by the runs' last
  * keys, the same flags one further: each run's reduction is its scan's last output, combined in
  * order as comb(earlier, later)).  Both compactions have the same flags: the values' reuses the
@@ -200,12 +201,35 @@ static cl_int run_locked(clscan_runs *r, clscan_plan *plan, cl_command_queue que
     return err;
 }
 
+/* reduce_by_key with 4- or 8-byte keys: one kernel of the plan's runs program
+ * (cl/scan/runs.cl), which needs none of the handle's scratch. */
+static cl_int reduce_in_one_pass(const char *fn, clscan_runs *r, clscan_plan *plan, cl_command_queue queue,
+                                 const runs_call *k, cl_uint nwait, const cl_event *wait, cl_event *event)
+{
+    clscan_runs_job job = {.keys = k->keys, .values = k->values, .keys_out = k->keys_out,
+                           .values_out = k->values_out, .nruns = k->nruns, .keys_offset = k->keys_offset,
+                           .values_offset = k->values_offset, .keys_out_offset = k->keys_out_offset,
+                           .values_out_offset = k->values_out_offset, .nruns_offset = k->nruns_offset,
+                           .count = k->count};
+    pthread_mutex_lock(&plan->lock);
+    cl_int err = clscan_plan_program(plan, fn, r->key_size == 8 ? CLSCAN_PROGRAM_RUNS_64 : CLSCAN_PROGRAM_RUNS_32,
+                                     &job.data);
+    if (err == CL_SUCCESS)
+        err = clscan_runs_run(plan, &job, queue, nwait, wait, event);
+    pthread_mutex_unlock(&plan->lock);
+    return err;
+}
+
 static cl_int runs(const char *fn, clscan_runs *r, clscan_plan *plan, int reduce, cl_command_queue queue,
                    const runs_call *k, cl_uint nwait, const cl_event *wait, cl_event *event)
 {
     cl_int err = validate(fn, r, plan, reduce, queue, k, nwait, wait);
     if (err != CL_SUCCESS)
         return err;
+    if (reduce && k->count > 0 && (r->key_size == 4 || r->key_size == 8)) {
+        err = reduce_in_one_pass(fn, r, plan, queue, k, nwait, wait, event);
+        return err == CL_SUCCESS ? err : clscan_fail_in(fn, err);
+    }
     pthread_mutex_lock(&r->lock);
     err = run_locked(r, reduce ? plan : NULL, queue, k, nwait, wait, event);
     pthread_mutex_unlock(&r->lock);

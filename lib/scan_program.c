@@ -1,7 +1,7 @@
 /* A scan program: the variant's kernel files after the operator's definitions, built with the
  * operator's, the kind's and the variant's defines, and its four kernels (six in the heads
  * program: those of segments from offsets too; ten in the axis program: the lines of a 2-D
- * array, their scans and totals). */
+ * array, their scans and totals; nine in the runs programs: reduce-by-key). */
 #include "plan.h"
 #include "scan_run.h"
 #include "program.h"
@@ -20,7 +20,9 @@ void clscan_scan_program_release(clscan_scan_program *p)
 {
     cl_kernel *kernels[] = {&p->scan_tiles, &p->scan_tiles_inclusive, &p->reduce, &p->single_pass,
                              &p->offsets_heads, &p->offsets_totals, &p->axis_reduce, &p->axis_carries,
-                             &p->axis_scan, &p->axis_reduce_lockstep, &p->axis_scan_lockstep, &p->axis_fold};
+                             &p->axis_scan, &p->axis_reduce_lockstep, &p->axis_scan_lockstep, &p->axis_fold,
+                             &p->reduce_runs, &p->runs_carries, &p->runs_chunk_totals, &p->runs_chunk_carries,
+                             &p->runs_scatter};
     for (size_t i = 0; i < sizeof kernels / sizeof *kernels; ++i)
         if (*kernels[i])
             clReleaseKernel(*kernels[i]);
@@ -114,6 +116,21 @@ cl_int clscan_scan_program_build(const clscan_plan *plan, const char *fn, const 
     if (err == CL_SUCCESS && p->variant.what == CLSCAN_PROGRAM_AXIS)
         err = clscan_kernel_create(fn, p->program, plan->device, &plan->info, "clscan_axis_fold", awg,
                                    &p->axis_fold);
+    if (err == CL_SUCCESS && CLSCAN_PROGRAM_IS_RUNS(p->variant.what))
+        err = clscan_kernel_create(fn, p->program, plan->device, &plan->info, "clscan_reduce_runs", wg,
+                                   &p->reduce_runs);
+    if (err == CL_SUCCESS && CLSCAN_PROGRAM_IS_RUNS(p->variant.what))
+        err = clscan_kernel_create(fn, p->program, plan->device, &plan->info, "clscan_runs_carries", wg,
+                                   &p->runs_carries);
+    if (err == CL_SUCCESS && CLSCAN_PROGRAM_IS_RUNS(p->variant.what))
+        err = clscan_kernel_create(fn, p->program, plan->device, &plan->info, "clscan_runs_chunk_totals", wg,
+                                   &p->runs_chunk_totals);
+    if (err == CL_SUCCESS && CLSCAN_PROGRAM_IS_RUNS(p->variant.what))
+        err = clscan_kernel_create(fn, p->program, plan->device, &plan->info, "clscan_runs_chunk_carries", wg,
+                                   &p->runs_chunk_carries);
+    if (err == CL_SUCCESS && CLSCAN_PROGRAM_IS_RUNS(p->variant.what))
+        err = clscan_kernel_create(fn, p->program, plan->device, &plan->info, "clscan_runs_scatter", wg,
+                                   &p->runs_scatter);
     if (err != CL_SUCCESS)
         clscan_scan_program_release(p);
     return err;

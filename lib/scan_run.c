@@ -172,14 +172,9 @@ static cl_int reduce_then_scan(const clscan_plan *plan, const clscan_scan_job *j
  * counter in front of them. */
 #define STATUS_BYTES 16
 
-static cl_int single_pass(const clscan_plan *plan, const clscan_scan_job *j, clscan_chain *c,
-                          clscan_scratch *slot, int want_event)
+cl_int clscan_status_prepare(const clscan_plan *plan, const clscan_variant *v, clscan_chain *c,
+                             clscan_scratch *slot, size_t tiles, cl_uint *base, cl_uint *epoch)
 {
-    const clscan_variant *v = &j->data->variant;
-    const size_t tiles = ceil_div(j->count, v->wg * v->items);
-    if (tiles >= (size_t)1 << 31)
-        return clscan_fail(CL_INVALID_BUFFER_SIZE, "%zu tiles are too many for the single-pass scan; use "
-                           "CLSCAN_ALGORITHM_REDUCE_THEN_SCAN", tiles);
     cl_mem old_status = slot->status;
     cl_int err = clscan_scratch_grow(plan->context, &slot->status, &slot->status_bytes, (1 + tiles) * STATUS_BYTES);
     if (err != CL_SUCCESS)
@@ -202,8 +197,30 @@ static cl_int single_pass(const clscan_plan *plan, const clscan_scan_job *j, cls
         slot->tickets = 0;
         slot->layout = (int)v->status;
     }
+    *base = slot->tickets;
+    *epoch = slot->epoch;
+    return CL_SUCCESS;
+}
+
+void clscan_status_advance(clscan_scratch *slot, size_t tiles)
+{
+    slot->tickets += (cl_uint)tiles;
+    slot->epoch += 1;
+}
+
+static cl_int single_pass(const clscan_plan *plan, const clscan_scan_job *j, clscan_chain *c,
+                          clscan_scratch *slot, int want_event)
+{
+    const clscan_variant *v = &j->data->variant;
+    const size_t tiles = ceil_div(j->count, v->wg * v->items);
+    if (tiles >= (size_t)1 << 31)
+        return clscan_fail(CL_INVALID_BUFFER_SIZE, "%zu tiles are too many for the single-pass scan; use "
+                           "CLSCAN_ALGORITHM_REDUCE_THEN_SCAN", tiles);
+    cl_uint base, epoch;
+    cl_int err = clscan_status_prepare(plan, v, c, slot, tiles, &base, &epoch);
+    if (err != CL_SUCCESS)
+        return err;
     const cl_ulong count = j->count, capacity = slot->tiles;
-    const cl_uint base = slot->tickets, epoch = slot->epoch;
     cl_kernel k = j->data->single_pass;
     ARG(k, 0, j->src);
     ARG(k, 1, j->src_offset);
@@ -221,10 +238,8 @@ static cl_int single_pass(const clscan_plan *plan, const clscan_scan_job *j, cls
     if (err == CL_SUCCESS)
         err = data_args(j, k, 18);
     err = err != CL_SUCCESS ? args_failed(err) : clscan_chain_launch(c, k, tiles, v->wg, want_event);
-    if (err == CL_SUCCESS) {
-        slot->tickets += (cl_uint)tiles;
-        slot->epoch += 1;
-    }
+    if (err == CL_SUCCESS)
+        clscan_status_advance(slot, tiles);
     return err;
 }
 

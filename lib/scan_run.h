@@ -77,6 +77,26 @@ size_t clscan_axis_wg(const clscan_device_info *info);
 cl_int clscan_axis_run(clscan_plan *plan, const clscan_axis_job *a, cl_command_queue queue, cl_uint nwait,
                        const cl_event *wait, cl_event *event);
 
+/* The single pass's status words for `tiles` tiles of variant v in the queue's slot: grown, and
+ * cleared (as the first command of c) when new; *base and *epoch for the kernel.  After the
+ * kernel is enqueued, clscan_status_advance. */
+cl_int clscan_status_prepare(const clscan_plan *plan, const clscan_variant *v, clscan_chain *c,
+                             clscan_scratch *slot, size_t tiles, cl_uint *base, cl_uint *epoch);
+void clscan_status_advance(clscan_scratch *slot, size_t tiles);
+
+/* Reduce-by-key in one pass (scan_runs.c, cl/scan/runs.cl), checked: count > 0 values of the
+ * plan's type with 4- or 8-byte keys; the runs' keys and reductions, and their number. */
+typedef struct clscan_runs_job {
+    const clscan_scan_program *data;   /* a runs program */
+    cl_mem keys, values, keys_out, values_out, nruns;
+    cl_ulong keys_offset, values_offset, keys_out_offset, values_out_offset, nruns_offset;
+    size_t count;
+} clscan_runs_job;
+
+/* Enqueues it after the wait list; the lock held. */
+cl_int clscan_runs_run(clscan_plan *plan, const clscan_runs_job *r, cl_command_queue queue, cl_uint nwait,
+                       const cl_event *wait, cl_event *event);
+
 /* scan.c: an exclusive (the plan's kind) scan of count elements of buffer in place, as the next
  * command of another operation's chain (the algorithms' block counts). */
 cl_int clscan_scan_step(clscan_chain *c, clscan_plan *plan, cl_mem buffer, size_t count);

@@ -68,6 +68,8 @@ static int fits(const clscan_variant *v, const clscan_device_info *info)
 /* The tiles, before the tuning is known: the user's, else the developer's, else the device's. */
 static clscan_tiles choose_tiles(const clscan_variant_request *r, int gpu)
 {
+    if (CLSCAN_PROGRAM_IS_RUNS(r->what))   /* its store reads the work-items' registers */
+        return CLSCAN_TILES_REGISTERS;
     if (r->tiles != CLSCAN_TILES_AUTO)
         return r->tiles;
     if (r->dev->tiles != CLSCAN_TILES_AUTO)
@@ -254,7 +256,8 @@ cl_int clscan_variant_choose(const char *fn, const clscan_variant_request *r, cl
 void clscan_variant_files(const clscan_variant *v, const char *files[CLSCAN_VARIANT_MAX_FILES])
 {
     static const char *const segments[] = {NULL, NULL, "scan/segments_heads.cl", "scan/segments_keys.cl",
-                                           "scan/segments_keys.cl", NULL, NULL};
+                                           "scan/segments_keys.cl", NULL, NULL, NULL, NULL,
+                                           "scan/segments_keys.cl", "scan/segments_keys.cl"};
     static const char *const primitives[] = {NULL, "scan/wg_hillis_steele.cl", "scan/wg_blelloch.cl",
                                              "scan/wg_two_level.cl"};
     static const char *const tiles[] = {NULL, "scan/tile_registers.cl", "scan/tile_staged.cl",
@@ -300,6 +303,8 @@ void clscan_variant_files(const clscan_variant *v, const char *files[CLSCAN_VARI
         files[n++] = "scan/offsets.cl";
     if (v->what == CLSCAN_PROGRAM_AXIS)   /* the lines of a 2-D array */
         files[n++] = "scan/axis.cl";
+    if (CLSCAN_PROGRAM_IS_RUNS(v->what))   /* reduce-by-key in one pass */
+        files[n++] = "scan/runs.cl";
     files[n] = NULL;
 }
 
@@ -317,5 +322,7 @@ void clscan_variant_defines(const clscan_variant *v, char *buf, size_t size)
     if (!CLSCAN_PROGRAM_IS_PLAIN(v->what) && n >= 0 && (size_t)n < size)
         n += snprintf(buf + n, size - (size_t)n, " -DCLSCAN_PAIR_BOUND=%zu%s", v->pair_bound,
                       v->what == CLSCAN_PROGRAM_KEYS_64 ? " -DCLSCAN_KEY_TYPE=ulong"
-                      : v->what == CLSCAN_PROGRAM_KEYS_32 ? " -DCLSCAN_KEY_TYPE=uint" : "");
+                      : v->what == CLSCAN_PROGRAM_KEYS_32 ? " -DCLSCAN_KEY_TYPE=uint"
+                      : v->what == CLSCAN_PROGRAM_RUNS_64 ? " -DCLSCAN_KEY_TYPE=ulong -DCLSCAN_RUNS=1"
+                      : v->what == CLSCAN_PROGRAM_RUNS_32 ? " -DCLSCAN_KEY_TYPE=uint -DCLSCAN_RUNS=1" : "");
 }

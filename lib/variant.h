@@ -9,7 +9,7 @@
 #include "environment.h"
 
 /* What a program scans: plain elements (from the first or from the last), segments from heads
- * or keys, the pairs of a linear recurrence made from its coefficients (AFFINE plans), the
+ * or keys (also reduced by key in one pass), the pairs of a linear recurrence made from its coefficients (AFFINE plans), the
  * levels of tile totals of a plan whose kernels' elements are wider than its elements in memory
  * (compensated AFFINE: the totals keep their low parts), or the lines of a 2-D array (the plain
  * program with the kernels of clscan_enqueue_axis, cl/scan/axis.cl). */
@@ -22,9 +22,13 @@ typedef enum clscan_program_kind {
     CLSCAN_PROGRAM_RECURRENCE,
     CLSCAN_PROGRAM_RECURRENCE_REVERSE,
     CLSCAN_PROGRAM_LEVELS,
-    CLSCAN_PROGRAM_AXIS
+    CLSCAN_PROGRAM_AXIS,
+    CLSCAN_PROGRAM_RUNS_32,
+    CLSCAN_PROGRAM_RUNS_64
 } clscan_program_kind;
-#define CLSCAN_PROGRAM_KINDS 9
+#define CLSCAN_PROGRAM_KINDS 11
+/* Reduce-by-key in one pass (cl/scan/runs.cl): segments from 4- or 8-byte keys, heads counted. */
+#define CLSCAN_PROGRAM_IS_RUNS(what) ((what) == CLSCAN_PROGRAM_RUNS_32 || (what) == CLSCAN_PROGRAM_RUNS_64)
 #define CLSCAN_PROGRAM_IS_RECURRENCE(what) \
     ((what) == CLSCAN_PROGRAM_RECURRENCE || (what) == CLSCAN_PROGRAM_RECURRENCE_REVERSE)
 /* Plain elements of the operator's type in the kernels, whatever the arrays hold: the plain

@@ -511,12 +511,18 @@ static clscan_runs *runs_handle(size_t ks, size_t vs)
     return r;
 }
 
+/* reduce_by_key: with plans of both multi-block algorithms (with 4- and 8-byte keys, the single
+ * pass and reduce-then-scan of scan/runs.cl). */
 static void runs_sweep(clscan_runs *r, const to_op *op, size_t ks)
 {
-    clscan_plan *plan = op ? to_plan(op, CLSCAN_INCLUSIVE, 0, 0, CLSCAN_ALGORITHM_AUTO, false) : NULL;
-    for (size_t k = 0; k < NCOUNTS; k++)
-        for (unsigned alphabet = 2; alphabet <= 200; alphabet *= 10)
-            CHECK_RUNS(r, plan, .op = op, .ks = ks, .count = count_at(k), .alphabet = alphabet, .offset = k % 3);
+    const clscan_algorithm algos[] = {CLSCAN_ALGORITHM_SINGLE_PASS, CLSCAN_ALGORITHM_REDUCE_THEN_SCAN};
+    for (int a = 0; a < (op ? 2 : 1); a++) {
+        clscan_plan *plan = op ? to_plan(op, CLSCAN_INCLUSIVE, 0, 0, algos[a], false) : NULL;
+        for (size_t k = 0; k < NCOUNTS; k++)
+            for (unsigned alphabet = 2; alphabet <= 200; alphabet *= 10)
+                CHECK_RUNS(r, plan, .op = op, .ks = ks, .count = count_at(k), .alphabet = alphabet,
+                           .offset = k % 3);
+    }
 }
 
 START_TEST(unique_by_key_matches_the_loop)
@@ -548,15 +554,20 @@ START_TEST(reduce_by_key_non_commutative_builtins)
 }
 END_TEST
 
-/* A custom operator (2x2 int matrices, wrapping: not commutative) with 12-byte keys. */
+/* A custom operator (2x2 int matrices, wrapping: not commutative) with 12-byte keys (a
+ * segmented scan and compactions) and with 4-byte keys (one kernel: scan/runs.cl), over more
+ * tiles than one look-back window holds. */
 START_TEST(reduce_by_key_custom_operator)
 {
     const to_op mat = {&to_customs[0], 0, 0};
-    clscan_runs *r = runs_handle(12, to_size(&mat));
-    runs_sweep(r, &mat, 12);
-    CHECK_RUNS(r, to_plan(&mat, CLSCAN_INCLUSIVE, 0, 0, CLSCAN_ALGORITHM_AUTO, false), .op = &mat, .ks = 12,
-               .count = 1200013, .alphabet = 50, .offset = 1);
-    clscan_runs_release(r);
+    clscan_plan *plan = to_plan(&mat, CLSCAN_INCLUSIVE, 0, 0, CLSCAN_ALGORITHM_REDUCE_THEN_SCAN, false);
+    const size_t key_sizes[] = {12, 4};
+    for (int k = 0; k < 2; k++) {
+        clscan_runs *r = runs_handle(key_sizes[k], to_size(&mat));
+        runs_sweep(r, &mat, key_sizes[k]);
+        CHECK_RUNS(r, plan, .op = &mat, .ks = key_sizes[k], .count = 1200013, .alphabet = 50, .offset = 1);
+        clscan_runs_release(r);
+    }
 }
 END_TEST
 

@@ -5,8 +5,8 @@
  * them.  The loops compute exactly what the pair operator computes on the same elements in the
  * same order, hence the same bits; what leaves the work-item (its total) and what comes in (its
  * prefix) are pairs. */
-#define ITEMS_DECL(v) clscan_value v[CLSCAN_ITEMS]; uchar v##_f[CLSCAN_ITEMS]
-#define ITEMS_PARAM(v) clscan_value *v, uchar *v##_f
+#define ITEMS_DECL(v) clscan_value v[CLSCAN_ITEMS]; clscan_flags v##_f[CLSCAN_ITEMS]
+#define ITEMS_PARAM(v) clscan_value *v, clscan_flags *v##_f
 #define ITEMS_ARG(v) v, v##_f
 #define STAGE_VALUE(s) (s).v
 
@@ -15,20 +15,20 @@ CLSCAN_INLINE clscan_pair element_at(__global const clscan_value *src IN_PARAMS,
     return clscan_pair_make(src[i], clscan_head(heads, keys, i));
 }
 
-CLSCAN_INLINE void item_set(clscan_value *x, uchar *f, uint k, clscan_pair e)
+CLSCAN_INLINE void item_set(clscan_value *x, clscan_flags *f, uint k, clscan_pair e)
 {
     x[k] = e.v;
     f[k] = head_flags(e.h);
 }
 
-CLSCAN_INLINE clscan_value item_value(const clscan_value *x, const uchar *f, uint k)
+CLSCAN_INLINE clscan_value item_value(const clscan_value *x, const clscan_flags *f, uint k)
 {
     return x[k];
 }
 
 /* The values, then the flags in loops of their own (segments part): only the first element of
  * a run can be element 0, so the others need no test for it, and a CPU vectorises the loops. */
-CLSCAN_INLINE void items_load_full(clscan_value *x, uchar *f, __global const clscan_value *src IN_PARAMS,
+CLSCAN_INLINE void items_load_full(clscan_value *x, clscan_flags *f, __global const clscan_value *src IN_PARAMS,
                                    ulong first)
 {
     for (uint r = 0; r < RUN; ++r)
@@ -37,7 +37,7 @@ CLSCAN_INLINE void items_load_full(clscan_value *x, uchar *f, __global const cls
     flags_load_full(f, heads, keys, first);
 }
 
-CLSCAN_INLINE void items_load_partial(clscan_value *x, uchar *f, __global const clscan_value *src IN_PARAMS,
+CLSCAN_INLINE void items_load_partial(clscan_value *x, clscan_flags *f, __global const clscan_value *src IN_PARAMS,
                                       ulong first, ulong count)
 {
     for (uint r = 0; r < RUN; ++r)
@@ -48,14 +48,15 @@ CLSCAN_INLINE void items_load_partial(clscan_value *x, uchar *f, __global const 
         }
 }
 
-CLSCAN_INLINE void items_store_full(const clscan_value *x, const uchar *f, __global clscan_value *dst, ulong first)
+CLSCAN_INLINE void items_store_full(const clscan_value *x, const clscan_flags *f, __global clscan_value *dst,
+                                    ulong first)
 {
     for (uint r = 0; r < RUN; ++r)
         for (uint l = 0; l < CLSCAN_LANES; ++l)
             dst[first + l * RUN + r] = x[VIDX(l, r)];
 }
 
-CLSCAN_INLINE void items_store_partial(const clscan_value *x, const uchar *f, __global clscan_value *dst,
+CLSCAN_INLINE void items_store_partial(const clscan_value *x, const clscan_flags *f, __global clscan_value *dst,
                                        ulong first, ulong count)
 {
     for (uint r = 0; r < RUN; ++r)
@@ -65,20 +66,20 @@ CLSCAN_INLINE void items_store_partial(const clscan_value *x, const uchar *f, __
 }
 
 /* The pair of element k after the work-item's sequential scan. */
-CLSCAN_INLINE clscan_pair item_pair(const clscan_value *x, const uchar *f, uint k)
+CLSCAN_INLINE clscan_pair item_pair(const clscan_value *x, const clscan_flags *f, uint k)
 {
-    return clscan_pair_make(x[k], (f[k] & FLAG_RUN) != 0);
+    return clscan_pair_make(x[k], FLAGS_HEADS(f[k]));
 }
 
 /* The pair operator on (x[r - 1], f[r - 1]) and (x[r], f[r]): the value restarts from the
  * neutral value at a head, the run flag is or-ed in. */
-CLSCAN_INLINE clscan_pair item_scan(clscan_value *x, uchar *f)
+CLSCAN_INLINE clscan_pair item_scan(clscan_value *x, clscan_flags *f)
 {
     for (uint r = 1; r < RUN; ++r)
         for (uint l = 0; l < CLSCAN_LANES; ++l) {
             const uint k = VIDX(l, r), j = VIDX(l, r - 1);
             x[k] = VALUE_COMBINE(f[k] & FLAG_OWN ? clscan_value_neutral() : x[j], x[k]);
-            f[k] |= f[j] & FLAG_RUN;
+            f[k] = FLAGS_JOIN(f[j], f[k]);
         }
     T total = item_pair(x, f, VIDX(0, RUN - 1));
     for (uint l = 1; l < CLSCAN_LANES; ++l)
@@ -97,7 +98,7 @@ CLSCAN_INLINE clscan_pair item_total_direct(__global const clscan_value *src IN_
 /* As the pair operator applies prefix q to the element's pair: q's value counts only if no
  * segment starts in the run up to the element.  Exclusive: an element that starts a segment gets
  * the neutral value, the others the inclusive result of the element before them. */
-CLSCAN_INLINE void item_apply(clscan_value *x, uchar *f, T p, const int exclusive)
+CLSCAN_INLINE void item_apply(clscan_value *x, clscan_flags *f, T p, const int exclusive)
 {
     T q[CLSCAN_LANES];
     q[0] = p;

@@ -13,7 +13,7 @@ CLSCAN_INLINE uchar clscan_head(__global const uchar *heads, __global const KEY_
 /* The flags of a work-item's full run of elements from first on: the first element of each run
  * (which may be element 0), then the others one run after the other (measured on PoCL: in step
  * with the values, the key comparisons stayed scalar and the scan by key ran twice as slow). */
-CLSCAN_INLINE void flags_load_full(uchar *f, __global const uchar *heads, __global const KEY_T *keys, ulong first)
+CLSCAN_INLINE void flags_load_full(clscan_flags *f, __global const uchar *heads, __global const KEY_T *keys, ulong first)
 {
     for (uint l = 0; l < CLSCAN_LANES; ++l)
         f[VIDX(l, 0)] = head_flags(clscan_head(heads, keys, first + l * RUN));

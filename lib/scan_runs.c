@@ -1,0 +1,137 @@
+/* Reduce-by-key (see scan_run.h and cl/scan/runs.cl) on the queue's scratch, as the variant's
+ * algorithm says: the single pass (one launch of clscan_reduce_runs, after a fill of the status
+ * words when they are new; also any count of one tile), or reduce-then-scan (clscan_reduce of
+ * the tiles' totals, their scan in place by the carries kernels, clscan_runs_scatter).  Only the last kernel
+ * writes the caller's buffers. */
+#include "scan_run.h"
+
+#define ARG(k, i, v) (err == CL_SUCCESS ? (err = clSetKernelArg((k), (i), sizeof(v), &(v))) : err)
+
+static cl_int args_failed(cl_int err)
+{
+    return clscan_fail(err, "clSetKernelArg failed: %s", clscan_error_string(err));
+}
+
+/* The arguments the single pass and the scatter share: the job's buffers, indices 0 ... 10. */
+static cl_int job_args(const clscan_runs_job *r, cl_kernel k)
+{
+    const cl_ulong count = r->count;
+    cl_int err = CL_SUCCESS;
+    ARG(k, 0, r->values);
+    ARG(k, 1, r->values_offset);
+    ARG(k, 2, r->keys);
+    ARG(k, 3, r->keys_offset);
+    ARG(k, 4, count);
+    ARG(k, 5, r->keys_out);
+    ARG(k, 6, r->keys_out_offset);
+    ARG(k, 7, r->values_out);
+    ARG(k, 8, r->values_out_offset);
+    ARG(k, 9, r->nruns);
+    ARG(k, 10, r->nruns_offset);
+    return err;
+}
+
+static cl_int single_pass(const clscan_plan *plan, const clscan_runs_job *r, clscan_chain *c, clscan_scratch *slot,
+                          size_t tiles, int want_event)
+{
+    const clscan_variant *v = &r->data->variant;
+    cl_uint base = 0, epoch = 0;
+    cl_int err = clscan_status_prepare(plan, v, c, slot, tiles, &base, &epoch);
+    if (err != CL_SUCCESS)
+        return err;
+    const cl_ulong capacity = slot->tiles;
+    cl_kernel k = r->data->reduce_runs;
+    err = job_args(r, k);
+    ARG(k, 11, slot->status);
+    ARG(k, 12, slot->values);
+    ARG(k, 13, capacity);
+    ARG(k, 14, base);
+    ARG(k, 15, epoch);
+    if (err != CL_SUCCESS)
+        return args_failed(err);
+    if ((err = clscan_chain_launch(c, k, tiles, v->wg, want_event)) == CL_SUCCESS)
+        clscan_status_advance(slot, tiles);
+    return err;
+}
+
+/* A kernel of the carries on the totals' scratch: (totals, counts, n) from index 0, then
+ * more (offset, n) where it takes them. */
+static cl_int totals_launch(clscan_chain *c, cl_kernel k, const clscan_scratch *slot, cl_ulong offset, cl_ulong n,
+                            size_t groups, size_t wg, int with_offset)
+{
+    cl_int err = CL_SUCCESS;
+    ARG(k, 0, slot->totals);
+    ARG(k, 1, slot->flags);
+    if (with_offset)
+        ARG(k, 2, offset);
+    ARG(k, with_offset ? 3 : 2, n);
+    return err != CL_SUCCESS ? args_failed(err) : clscan_chain_launch(c, k, groups, wg, 0);
+}
+
+static cl_int reduce_then_scan(const clscan_plan *plan, const clscan_runs_job *r, clscan_chain *c,
+                               clscan_scratch *slot, size_t tiles, int want_event)
+{
+    const clscan_variant *v = &r->data->variant;
+    const size_t tile = v->wg * v->items, chunks = tiles > tile ? tiles / tile + (tiles % tile != 0) : 0;
+    /* The tiles' totals and, past them, those of the tiles of totals: values, and their heads
+     * counted (4 bytes each). */
+    cl_int err = clscan_scratch_grow(plan->context, &slot->totals, &slot->totals_bytes,
+                                     (tiles + chunks) * plan->element_size);
+    if (err == CL_SUCCESS)
+        err = clscan_scratch_grow(plan->context, &slot->flags, &slot->flags_bytes, (tiles + chunks) * sizeof(cl_uint));
+    if (err != CL_SUCCESS)
+        return err;
+    const cl_ulong count = r->count, ntiles = tiles, zero = 0;
+    cl_kernel k = r->data->reduce;
+    ARG(k, 0, r->values);
+    ARG(k, 1, r->values_offset);
+    ARG(k, 2, count);
+    ARG(k, 3, slot->totals);
+    ARG(k, 4, zero);
+    ARG(k, 5, r->keys);   /* heads: unused */
+    ARG(k, 6, zero);
+    ARG(k, 7, r->keys);
+    ARG(k, 8, r->keys_offset);
+    ARG(k, 9, slot->flags);
+    if (err != CL_SUCCESS)
+        return args_failed(err);
+    if ((err = clscan_chain_launch(c, k, tiles, v->wg, 0)) != CL_SUCCESS)
+        return err;
+    if (!chunks) {
+        err = totals_launch(c, r->data->runs_carries, slot, 0, ntiles, 1, v->wg, 1);
+    } else {
+        err = totals_launch(c, r->data->runs_chunk_totals, slot, 0, ntiles, chunks, v->wg, 0);
+        if (err == CL_SUCCESS)
+            err = totals_launch(c, r->data->runs_carries, slot, ntiles, chunks, 1, v->wg, 1);
+        if (err == CL_SUCCESS)
+            err = totals_launch(c, r->data->runs_chunk_carries, slot, 0, ntiles, chunks, v->wg, 0);
+    }
+    if (err != CL_SUCCESS)
+        return err;
+    k = r->data->runs_scatter;
+    err = job_args(r, k);
+    ARG(k, 11, slot->totals);
+    ARG(k, 12, slot->flags);
+    return err != CL_SUCCESS ? args_failed(err) : clscan_chain_launch(c, k, tiles, v->wg, want_event);
+}
+
+cl_int clscan_runs_run(clscan_plan *plan, const clscan_runs_job *r, cl_command_queue queue, cl_uint nwait,
+                       const cl_event *wait, cl_event *event)
+{
+    const clscan_variant *v = &r->data->variant;
+    const size_t tile = v->wg * v->items, tiles = r->count / tile + (r->count % tile != 0);
+    if (tiles >= (size_t)1 << 31)
+        return clscan_fail(CL_INVALID_BUFFER_SIZE, "%zu tiles are too many for reduce-by-key", tiles);
+    /* The queue's scratch: after its previous use on out-of-order queues. */
+    clscan_scratch *slot = clscan_scratch_slot(plan, queue);
+    clscan_chain c;
+    cl_int err = clscan_chain_begin(&c, queue, nwait, wait, slot->last_use, 0);
+    if (err != CL_SUCCESS)
+        return err;
+    if (tiles == 1 || v->algorithm == CLSCAN_ALGORITHM_SINGLE_PASS)
+        err = single_pass(plan, r, &c, slot, tiles, event != NULL);
+    else
+        err = reduce_then_scan(plan, r, &c, slot, tiles, event != NULL);
+    clscan_chain_end(&c, err, event, c.out_of_order ? &slot->last_use : NULL);
+    return err;
+}
