@@ -63,7 +63,7 @@ EXTRA_DIST += doc/operators.md doc/performance.md doc/accuracy.md \
 	doc/perf/pocl-accuracy-time-2026-11-30.txt doc/perf/h200-ab-2026-12-01.txt \
 	doc/perf/h200-custom-2026-12-01.txt doc/perf/h200-segmented-algorithms-2026-12-01.txt \
 	doc/perf/h200-startup-2026-12-01.txt doc/perf/h200-reduce-by-key-2026-12-01.txt \
-	doc/perf/pocl-2core-reduce-by-key-2026-12-01.txt
+	doc/perf/pocl-2core-reduce-by-key-2026-12-01.txt doc/perf/h200-compact-one-pass-2026-12-01.txt
 
 # The Fortran module's page: installed with the module (fortran/local.mk), distributed always.
 EXTRA_DIST += doc/clscan_fortran.3

@@ -1,9 +1,11 @@
 /* Stream compaction: per-block counts of the set flags, one exclusive scan of the counts with
  * clscan (the block offsets, and the total at the end), then a stable scatter of the kept
- * elements or of their indices (cl/compact/).  The flags come from one of the flag sources
- * (compact.h), each a program of its own: the caller's flags, a predicate or the runs of src,
- * the latter two evaluated in the count and the scatter kernels instead of stored (so that a
- * selection reads src twice and writes no flags). */
+ * elements or of their indices (cl/compact/); on GPUs with 64-bit atomics, up to 4096 blocks,
+ * the scatter with a decoupled look-back over the block counts instead, in one kernel
+ * (cl/compact/one_pass.cl).  The flags come from one of the flag sources (compact.h), each a
+ * program of its own: the caller's flags, a predicate or the runs of src, the latter two
+ * evaluated where the kernels need them instead of stored (so that a selection reads src once
+ * or twice and writes no flags). */
 #include "compact.h"
 
 #include <stdio.h>
@@ -23,7 +25,7 @@ static void tuning(clscan_compactor *c)
 
 static void release_part(compact_part *p)
 {
-    cl_kernel kernels[] = {p->count, p->scatter, p->partition, p->flags_runs};
+    cl_kernel kernels[] = {p->count, p->scatter, p->partition, p->flags_runs, p->one_pass};
     for (size_t i = 0; i < sizeof kernels / sizeof kernels[0]; ++i)
         if (kernels[i])
             clReleaseKernel(kernels[i]);
@@ -38,8 +40,16 @@ static void release_parts(clscan_compactor *c)
         release_part(&c->parts[s]);
     if (c->counts) clReleaseMemObject(c->counts);
     if (c->kept) clReleaseMemObject(c->kept);
+    if (c->status) clReleaseMemObject(c->status);
     if (c->last_use) clReleaseEvent(c->last_use);
     clscan_plan_release(c->scan);
+}
+
+/* The one pass where the block scatter runs and the status words are single 64-bit atomics (H200,
+ * 2^26: see doc/performance.md). */
+static int one_pass(const clscan_compactor *c)
+{
+    return c->gpu && c->info.has_int64_atomics;
 }
 
 /* The kernels of a flag source's program: the compaction's, the partition's and (the flags
@@ -54,6 +64,9 @@ static cl_int kernels(const char *fn, clscan_compactor *c, compact_source from, 
     cl_int err = CL_SUCCESS;
     for (size_t i = 0; i < (from == COMPACT_FROM_FLAGS ? 4u : 3u) && err == CL_SUCCESS; ++i)
         err = clscan_kernel_create(fn, p->program, c->device, &c->info, k[i].name, p->wg, k[i].kernel);
+    if (err == CL_SUCCESS && one_pass(c))
+        err = clscan_kernel_create(fn, p->program, c->device, &c->info, "clscan_compact_one_pass", p->wg,
+                                   &p->one_pass);
     return err;
 }
 
@@ -67,7 +80,7 @@ static cl_int build(const char *fn, clscan_compactor *c, compact_source from)
                            c->gpu ? "compact/flags_bits.cl" : "compact/flags_loop.cl", "compact/count.cl",
                            c->gpu ? "compact/scatter_block.cl" : "compact/scatter_list.cl",
                            c->gpu ? "select/partition_block.cl" : "select/partition.cl",
-                           NULL};
+                           one_pass(c) ? "compact/one_pass.cl" : NULL, NULL};
     compact_part *p = &c->parts[from];
     const char *word;
     size_t words;
@@ -77,8 +90,9 @@ static cl_int build(const char *fn, clscan_compactor *c, compact_source from)
     for (;;) {
         char defines[256];
         snprintf(defines, sizeof defines, "-DCLSCAN_WG=%zu -DCLSCAN_ITEMS=%zu -DCLSCAN_WORD=%s -DCLSCAN_WORDS=%zu "
-                 "-DCLSCAN_SELECT_STRIDED=%d -DCLSCAN_FLAGS_GIVEN=%d", p->wg, c->items, word, words, c->gpu,
-                 from == COMPACT_FROM_FLAGS);
+                 "-DCLSCAN_SELECT_STRIDED=%d -DCLSCAN_FLAGS_GIVEN=%d -DCLSCAN_SPIN_LIMIT=%uu", p->wg, c->items, word,
+                 words, c->gpu, from == COMPACT_FROM_FLAGS,
+                 c->dev.spin_limit >= 0 ? (unsigned)c->dev.spin_limit : 20000u);
         err = clscan_program_get(fn, c->context, c->device, &c->info, &c->dev,
                                  from == COMPACT_FROM_PREDICATE ? c->predicate : NULL, files, defines, &p->program);
         if (err == CL_SUCCESS)
@@ -268,8 +282,59 @@ cl_int compact_scatter_step(clscan_compactor *c, clscan_chain *ch, const compact
     return clscan_chain_launch(ch, ks, blocks_of(c, k), part->wg, 1);
 }
 
+/* Status words are tagged with an epoch of 30 bits; at its end they are cleared again. */
+#define EPOCH_LIMIT (1u << 30)
+
+/* The one-pass kernel's arguments past the scatter's first seven: the status words, the ticket
+ * base, the epoch, the total. */
+static cl_int one_pass_step(clscan_compactor *c, clscan_chain *ch, const compact_call *k)
+{
+    const compact_part *part = &c->parts[k->from];
+    const size_t blocks = blocks_of(c, k);
+    cl_mem old = c->status;
+    cl_int err = clscan_scratch_grow(c->context, &c->status, &c->status_cap, (1 + blocks) * sizeof(cl_ulong));
+    if (err != CL_SUCCESS)
+        return err;
+    if (c->status != old || c->epoch == 0 || c->epoch >= EPOCH_LIMIT) {
+        const cl_uint zero = 0;
+        if ((err = clscan_chain_fill(ch, c->status, &zero, sizeof zero, 0, c->status_cap, 1)) != CL_SUCCESS)
+            return err;
+        c->epoch = 1;
+        c->tickets = 0;
+    }
+    const cl_uint indices = k->mode == COMPACT_INDICES;
+    const cl_ulong n = k->count, fo = k->flags_offset, so = k->src_offset, dof = k->dst_offset, ko = k->kept_offset;
+    const cl_mem none = NULL, data = indices ? none : k->dst, idx = indices ? k->dst : none;
+    const cl_mem src = indices ? none : k->src, flags = k->from == COMPACT_FROM_FLAGS ? k->flags : none;
+    const cl_ulong data_off = indices ? 0 : dof, idx_off = indices ? dof : 0;
+    cl_kernel ks = part->one_pass;
+    ALGO_ARG_MEM(ks, 0, src); ALGO_ARG(ks, 1, so); ALGO_ARG_MEM(ks, 2, flags); ALGO_ARG(ks, 3, fo);
+    ALGO_ARG(ks, 4, n);
+    ALGO_ARG_MEM(ks, 5, data); ALGO_ARG(ks, 6, data_off);
+    ALGO_ARG_MEM(ks, 7, idx); ALGO_ARG(ks, 8, idx_off); ALGO_ARG(ks, 9, indices);
+    ALGO_ARG_MEM(ks, 10, c->status); ALGO_ARG(ks, 11, c->tickets); ALGO_ARG(ks, 12, c->epoch);
+    ALGO_ARG_MEM(ks, 13, k->kept); ALGO_ARG(ks, 14, ko);
+    if (err != CL_SUCCESS)
+        return clscan_fail(err, "clSetKernelArg failed: %s", clscan_error_string(err));
+    if ((err = clscan_chain_launch(ch, ks, blocks, part->wg, 1)) == CL_SUCCESS) {
+        c->tickets += (cl_uint)blocks;
+        c->epoch += 1;
+    }
+    return err;
+}
+
+/* The one pass up to this many blocks, the count, scan and scatter above: its blocks publish
+ * one after the other, and from about 2^24 elements that chain costs more than reading the flags
+ * twice (H200, 256 x 16 flags a block, alternating with the three kernels, four selections:
+ * 2^22 0.029-0.045 ms against 0.059-0.084, 2^24 0.054-0.093 against 0.071-0.113, 2^26
+ * 0.135-0.268 against 0.115-0.244; doc/perf/h200-compact-one-pass-2026-12-01.txt). */
+#define ONE_PASS_MAX_BLOCKS 4096
+
 cl_int compact_steps(clscan_compactor *c, clscan_chain *ch, const compact_call *k, cl_uint *total)
 {
+    if (!total && k->mode != COMPACT_PARTITION && c->parts[k->from].one_pass &&
+        blocks_of(c, k) <= ONE_PASS_MAX_BLOCKS)
+        return one_pass_step(c, ch, k);
     /* Both kernels' arguments first, then the commands: the scatter, the only command that
      * writes the caller's buffers, comes last. */
     cl_int err = compact_args(c, k, NULL);

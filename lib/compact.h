@@ -21,6 +21,7 @@ typedef struct compact_part {
     size_t wg;
     cl_kernel count, scatter, partition;
     cl_kernel flags_runs;          /* cl/select/runs.cl: the flags of runs, for runs.c */
+    cl_kernel one_pass;            /* cl/compact/one_pass.cl (GPUs with 64-bit atomics), or NULL */
 } compact_part;
 
 struct clscan_compactor {
@@ -37,6 +38,11 @@ struct clscan_compactor {
     pthread_mutex_t lock;          /* parts, kernels' arguments, scratch, last_use */
     cl_mem counts, kept;           /* scratch: block counts; the blocking call's total */
     size_t counts_cap, kept_cap;
+    /* The one-pass compaction's ticket counter and status words (8 bytes per block), tagged
+     * with an epoch of 30 bits so that they are cleared only when new or at the epochs' end. */
+    cl_mem status;
+    size_t status_cap;
+    cl_uint tickets, epoch;
     cl_event last_use;             /* the previous call's last command */
 };
 
@@ -64,7 +70,9 @@ typedef struct compact_call {
 cl_int compact_reserve(clscan_compactor *c, compact_source from, size_t count);
 /* The commands of k (count > 0) as the next steps of ch, with c's lock held (or c private to the
  * caller) and compact_reserve done: the block counts, their scan, then (total non-NULL) a read
- * of the number kept into *total and the scatter. */
+ * of the number kept into *total and the scatter; or, without total, for elements or indices
+ * where c has the one-pass kernel and up to 4096 blocks, that kernel alone (after a fill of its
+ * status words when they are new). */
 cl_int compact_steps(clscan_compactor *c, clscan_chain *ch, const compact_call *k, cl_uint *total);
 /* compact_steps in parts, for callers that run several compactions in one chain and put every
  * scatter (the only command that writes the caller's buffers) after every other command:

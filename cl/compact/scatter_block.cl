@@ -2,7 +2,42 @@
  * positions are listed in local memory in order, then the whole work-group copies them out word
  * by word: neighbouring work-items write neighbouring words, and read from the same small window
  * of src (which the flags of a predicate or of runs have just read: mostly from the cache).
- * The arguments of scatter_list.cl. */
+ * The arguments of scatter_list.cl.  block_list and block_write also serve the one-pass
+ * compaction (compact/one_pass.cl). */
+
+/* Lists the set bits of each work-item's flags (bit r: its element r) in order in list; returns
+ * the block's count to every work-item. */
+inline uint block_list(uint bits, __local uint *buf, __local ushort *list, __local uint *block_kept, uint li)
+{
+    const uint own = popcount(bits);
+    uint at = wg_exclusive_sum(own, buf, li);
+    if (li == CLSCAN_WG - 1)
+        *block_kept = at + own;
+    for (uint r = 0; r < CLSCAN_ITEMS; ++r)
+        if (bits >> r & 1u)
+            list[at++] = (ushort)(li * CLSCAN_ITEMS + r);
+    barrier(CLK_LOCAL_MEM_FENCE);
+    return *block_kept;
+}
+
+/* The n listed elements of the block at base (or their indices) to position p on. */
+inline void block_write(FLAG_PARAMS, ulong base, uint n, ulong p, __global W *dst, ulong dst_offset,
+                        __global uint *indices, ulong indices_offset, uint write_indices,
+                        __local const ushort *list, uint li)
+{
+    if (write_indices) {
+        for (uint k = li; k < n; k += CLSCAN_WG)
+            indices[indices_offset + p + k] = (uint)(base + list[k]);
+    } else {
+        __global const W *s = src + (src_offset + base) * WORDS;
+        __global W *d = dst + (dst_offset + p) * WORDS;
+        for (uint x = li; x < n * WORDS; x += CLSCAN_WG) {
+            const uint k = x / WORDS, w = x % WORDS;
+            d[x] = s[(ulong)list[k] * WORDS + w];
+        }
+    }
+}
+
 __kernel __attribute__((reqd_work_group_size(CLSCAN_WG, 1, 1)))
 void clscan_compact_scatter_block(FLAG_PARAMS, ulong count, __global W *dst, ulong dst_offset,
                                   __global uint *indices, ulong indices_offset, uint write_indices,
@@ -17,25 +52,7 @@ void clscan_compact_scatter_block(FLAG_PARAMS, ulong count, __global W *dst, ulo
     const ulong base = (ulong)g * TILE;
     if (g == 0 && li == 0)
         kept[kept_offset] = offsets[nblocks];
-    const uint bits = own_flags(FLAG_ARGS, base, count, li, (__local uchar *)stage), own = popcount(bits);
-    uint at = wg_exclusive_sum(own, buf, li);
-    if (li == CLSCAN_WG - 1)
-        block_kept = at + own;
-    for (uint r = 0; r < CLSCAN_ITEMS; ++r)
-        if (bits >> r & 1u)
-            list[at++] = (ushort)(li * CLSCAN_ITEMS + r);
-    barrier(CLK_LOCAL_MEM_FENCE);
-    const uint n = block_kept;
-    const ulong p = offsets[g];
-    if (write_indices) {
-        for (uint k = li; k < n; k += CLSCAN_WG)
-            indices[indices_offset + p + k] = (uint)(base + list[k]);
-    } else {
-        __global const W *s = src + (src_offset + base) * WORDS;
-        __global W *d = dst + (dst_offset + p) * WORDS;
-        for (uint x = li; x < n * WORDS; x += CLSCAN_WG) {
-            const uint k = x / WORDS, w = x % WORDS;
-            d[x] = s[(ulong)list[k] * WORDS + w];
-        }
-    }
+    const uint bits = own_flags(FLAG_ARGS, base, count, li, (__local uchar *)stage);
+    const uint n = block_list(bits, buf, list, &block_kept, li);
+    block_write(FLAG_ARGS, base, n, offsets[g], dst, dst_offset, indices, indices_offset, write_indices, list, li);
 }

@@ -1,0 +1,98 @@
+/* The compaction in one pass on GPUs with 64-bit atomics: the block scatter of
+ * compact/scatter_block.cl, with the block's offset from a decoupled look-back over the blocks'
+ * counts (D. Merrill and M. Garland, "Single-pass parallel prefix scan with decoupled
+ * look-back", 2016; CUB's DeviceSelect) instead of a count kernel and a scan before it, so the
+ * flags (or src, for a predicate or runs) are read once.  Blocks take their index from a ticket
+ * counter, status[0] (ticket_base: its value before this launch), so a block waits only on
+ * blocks that have started.  Block b's status is the 64-bit word status[1 + b]: (epoch << 2 |
+ * AGGREGATE or PREFIX) << 32 | count, the block's kept elements or those up to its end, written
+ * by one atomic exchange; words of an earlier launch (another epoch) read as nothing yet.  A
+ * block still silent after CLSCAN_SPIN_LIMIT polls is counted by the waiting work-group from
+ * its flags (a count is a sum: the same result; the "decoupled fallback" of Smith, Levien and
+ * Owens, 2025).  The last block writes the total.  The arguments of scatter_block.cl, then the
+ * status words' and the total's. */
+#pragma OPENCL EXTENSION cl_khr_int64_base_atomics : enable
+#define ONE_PASS_AGGREGATE 1u
+#define ONE_PASS_PREFIX 2u
+
+inline void one_pass_publish(__global volatile ulong *status, uint b, uint epoch, uint st, uint n)
+{
+    atom_xchg((volatile __global ulong *)status + 1 + b, ((ulong)((epoch << 2) | st) << 32) | n);
+}
+
+/* The kept elements of the blocks before block g, to every work-item: windows of CLSCAN_WG
+ * blocks read at once, back to the nearest prefix. */
+inline uint one_pass_lookback(FLAG_PARAMS, ulong count, __global volatile ulong *status, uint g, uint epoch,
+                              uint li, __local uint *l)   /* l: 3 uints */
+{
+    __local uint *stop = l, *stop_status = l + 1, *sum = l + 2;
+    uint before = 0, spins = 0;
+    long end = g;   /* the window: blocks end - CLSCAN_WG ... end - 1 */
+    for (;;) {
+        const long j = end - 1 - (long)li;
+        uint st = ONE_PASS_PREFIX, n = 0;   /* before block 0: a prefix of nothing */
+        if (j >= 0) {
+            const ulong w = status[1 + j];
+            const uint hi = (uint)(w >> 32);
+            st = (hi >> 2) == epoch ? (hi & 3u) : 0u;
+            n = (uint)w;
+        }
+        if (li == 0) {
+            *stop = CLSCAN_WG;
+            *sum = 0;
+        }
+        barrier(CLK_LOCAL_MEM_FENCE);
+        if (st != ONE_PASS_AGGREGATE)
+            atomic_min(stop, li);
+        barrier(CLK_LOCAL_MEM_FENCE);
+        const uint m = *stop;   /* the nearest block of the window without a total */
+        if (li == m)
+            *stop_status = st;
+        barrier(CLK_LOCAL_MEM_FENCE);
+        const uint sm = m < CLSCAN_WG ? *stop_status : ONE_PASS_AGGREGATE;
+        if (sm == 0 && ++spins < CLSCAN_SPIN_LIMIT) {
+            barrier(CLK_LOCAL_MEM_FENCE);   /* stop and sum are reset next */
+            continue;
+        }
+        /* The totals before the stop, the prefix at it; a silent block is counted here. */
+        const uint take = li < m || (li == m && sm == ONE_PASS_PREFIX) ? n : 0;
+        const uint alone = sm == 0 ? count_own(FLAG_ARGS, (ulong)(end - 1 - m) * TILE, count, li) : 0;
+        if (take + alone)
+            atomic_add(sum, take + alone);
+        barrier(CLK_LOCAL_MEM_FENCE);
+        before += *sum;
+        if (sm == ONE_PASS_PREFIX)
+            return before;
+        end -= m + (sm == 0);   /* past the window's totals and the block counted here */
+        spins = 0;
+        barrier(CLK_LOCAL_MEM_FENCE);
+    }
+}
+
+__kernel __attribute__((reqd_work_group_size(CLSCAN_WG, 1, 1)))
+void clscan_compact_one_pass(FLAG_PARAMS, ulong count, __global W *dst, ulong dst_offset,
+                             __global uint *indices, ulong indices_offset, uint write_indices,
+                             __global volatile ulong *status, uint ticket_base, uint epoch,
+                             __global ulong *kept, ulong kept_offset)
+{
+    __local uint buf[2 * CLSCAN_WG];
+    __local uint4 stage[(TILE + 15) / 16];
+    __local ushort list[TILE];
+    __local uint block_kept, ticket, lookback[3];
+    const uint li = get_local_id(0);
+    if (li == 0)
+        ticket = atomic_inc((volatile __global uint *)status) - ticket_base;
+    barrier(CLK_LOCAL_MEM_FENCE);
+    const uint g = ticket;
+    const ulong base = (ulong)g * TILE;
+    const uint bits = own_flags(FLAG_ARGS, base, count, li, (__local uchar *)stage);
+    const uint n = block_list(bits, buf, list, &block_kept, li);
+    if (li == 0)
+        one_pass_publish(status, g, epoch, g == 0 ? ONE_PASS_PREFIX : ONE_PASS_AGGREGATE, n);
+    const uint p = g == 0 ? 0 : one_pass_lookback(FLAG_ARGS, count, status, g, epoch, li, lookback);
+    if (li == 0 && g > 0)
+        one_pass_publish(status, g, epoch, ONE_PASS_PREFIX, p + n);
+    if (li == 0 && g == get_num_groups(0) - 1)
+        kept[kept_offset] = (ulong)p + n;
+    block_write(FLAG_ARGS, base, n, p, dst, dst_offset, indices, indices_offset, write_indices, list, li);
+}
