@@ -8,6 +8,7 @@
  * pass its ticket base no longer matched the ticket counter and it crashed inside the kernel.
  * Compaction, sorting and bucketing kept the previous call as the last use although the failed
  * call had already enqueued commands on the same scratch, so the next call ran beside them.
+ * reduce_by_key with 4-byte keys runs on its plan's scratch, after the plan's previous use.
  *
  * Each case, in a child process of its own (a crash is a failure of that case), on an
  * out-of-order queue, through the shim (tests/fault/shim.h) that fails one chosen
@@ -59,7 +60,7 @@ static void fail(const char *name, const char *fmt, ...)
 
 /* ---- The handles and their calls ------------------------------------------------------------ */
 
-typedef enum kind { SCAN_SINGLE_PASS, SCAN_REDUCE_THEN_SCAN, COMPACT, SORT, BUCKET } kind;
+typedef enum kind { SCAN_SINGLE_PASS, SCAN_REDUCE_THEN_SCAN, COMPACT, SORT, BUCKET, REDUCE_BY_KEY } kind;
 
 typedef struct handle {
     kind kind;
@@ -67,6 +68,7 @@ typedef struct handle {
     clscan_compactor *compactor;
     clscan_sorter *sorter;
     clscan_bucketer *bucketer;
+    clscan_runs *runs;
 } handle;
 
 #define NBUCKETS 7
@@ -76,7 +78,8 @@ typedef struct call {
     size_t count;
     cl_uint in[N_GROW], in2[N_GROW];
     cl_uchar flags[N_GROW];
-    cl_mem src, src2, flags_b, dst, dst2, small;
+    cl_uint keys[N_GROW];   /* the flags as 4-byte keys: runs of equal ones */
+    cl_mem src, src2, flags_b, keys_b, dst, dst2, small;
 } call;
 
 static call calls[3];   /* A, B, C */
@@ -94,12 +97,15 @@ static handle make_handle(kind k)
     switch (k) {
     case SCAN_SINGLE_PASS:
     case SCAN_REDUCE_THEN_SCAN:
+    case REDUCE_BY_KEY:
         h.plan = clscan_plan_create(fu.context, fu.device, CLSCAN_SUM, CLSCAN_UINT32, CLSCAN_INCLUSIVE, &err);
         if (h.plan)
             err = clscan_plan_set_tuning(h.plan, 4, 4);   /* tiles of 16: hundreds of them */
         if (h.plan && err == CL_SUCCESS)
             err = clscan_plan_set_algorithm(h.plan, k == SCAN_SINGLE_PASS ? CLSCAN_ALGORITHM_SINGLE_PASS
                                                                           : CLSCAN_ALGORITHM_REDUCE_THEN_SCAN);
+        if (err == CL_SUCCESS && k == REDUCE_BY_KEY)
+            h.runs = clscan_runs_create(fu.context, fu.device, 4, 4, &err);
         break;
     case COMPACT:
         h.compactor = clscan_compactor_create(fu.context, fu.device, 4, &err);
@@ -122,6 +128,7 @@ static void release_handle(handle *h)
     clscan_compactor_release(h->compactor);
     clscan_sorter_release(h->sorter);
     clscan_bucketer_release(h->bucketer);
+    clscan_runs_release(h->runs);
     memset(h, 0, sizeof *h);
 }
 
@@ -140,6 +147,9 @@ static cl_int enqueue(handle *h, call *c, cl_uint nwait, const cl_event *wait, c
     case BUCKET:
         return clscan_bucket_enqueue(h->bucketer, q, c->src, 0, c->src2, 0, c->count, c->dst, 0, c->dst2, 0, c->small,
                                      0, NULL, 0, nwait, wait, event);
+    case REDUCE_BY_KEY:
+        return clscan_reduce_by_key_enqueue(h->runs, h->plan, q, c->keys_b, 0, c->src, 0, c->count, c->dst2, 0,
+                                            c->dst, 0, c->small, 0, nwait, wait, event);
     }
     return CL_INVALID_VALUE;
 }
@@ -151,16 +161,19 @@ static void make_call(call *c, size_t count)
         c->in[i] = (cl_uint)fu_rand();
         c->in2[i] = (cl_uint)fu_rand();
         c->flags[i] = fu_rand() % 3 == 0;
+        c->keys[i] = c->flags[i];
     }
     c->src = fu_buffer(N_GROW * 4);
     c->src2 = fu_buffer(N_GROW * 4);
     c->flags_b = fu_buffer(N_GROW);
+    c->keys_b = fu_buffer(N_GROW * 4);
     c->dst = fu_buffer(N_GROW * 4);
     c->dst2 = fu_buffer(N_GROW * 4);
     c->small = fu_buffer(64);
     fu_write(c->src, N_GROW * 4, c->in);
     fu_write(c->src2, N_GROW * 4, c->in2);
     fu_write(c->flags_b, N_GROW, c->flags);
+    fu_write(c->keys_b, N_GROW * 4, c->keys);
 }
 
 /* ---- The references ------------------------------------------------------------------------- */
@@ -205,6 +218,20 @@ static bool right(const handle *h, const call *c, char *why, size_t size)
         }
         n2 = n;
         break;
+    case REDUCE_BY_KEY: {
+        size_t runs = 0;
+        for (size_t i = 0; i < c->count; ++i) {
+            if (i == 0 || c->keys[i] != c->keys[i - 1]) {
+                want2[runs] = c->keys[i];
+                want[runs++] = 0;
+            }
+            want[runs - 1] += c->in[i];
+        }
+        n = n2 = runs;
+        nsmall = 1;
+        small[0] = runs;
+        break;
+    }
     case BUCKET: {
         cl_uint start[NBUCKETS + 1] = {0};
         for (size_t i = 0; i < n; ++i)
@@ -231,7 +258,7 @@ static bool right(const handle *h, const call *c, char *why, size_t size)
     if (n2) {
         fu_read(c->dst2, n2 * 4, got2);
         if (memcmp(got2, want2, n2 * 4) != 0) {
-            snprintf(why, size, "its second output (values) is wrong");
+            snprintf(why, size, "its second output (%s) is wrong", h->kind == REDUCE_BY_KEY ? "keys" : "values");
             return false;
         }
     }
@@ -240,7 +267,8 @@ static bool right(const handle *h, const call *c, char *why, size_t size)
         const size_t bytes = h->kind == BUCKET ? (NBUCKETS + 1) * 4 : 8;
         fu_read(c->small, bytes, g);
         if (memcmp(g, small, bytes) != 0) {
-            snprintf(why, size, "its %s is wrong", h->kind == BUCKET ? "offsets output" : "kept count");
+            snprintf(why, size, "its %s is wrong", h->kind == BUCKET ? "offsets output"
+                                                   : h->kind == REDUCE_BY_KEY ? "number of runs" : "kept count");
             return false;
         }
     }
@@ -267,6 +295,8 @@ static const test_case cases[] = {
     {"sorting, B's last scatter fails", SORT, N, 0},
     {"bucketing, B's scatter fails", BUCKET, N, -1},
     {"bucketing, B's offsets fail", BUCKET, N, 0},
+    {"reduce_by_key, B's tile totals fail", REDUCE_BY_KEY, N, 1},
+    {"reduce_by_key, B's last launch fails", REDUCE_BY_KEY, N, 0},
 };
 #define NCASES (sizeof cases / sizeof cases[0])
 
