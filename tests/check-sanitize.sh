@@ -74,6 +74,28 @@ show_failures() {
     done
 }
 
+# LeakSanitizer's tracer (the thread that stops the others for the leak check at exit) itself
+# sometimes crashes while the OpenCL implementation's threads are ending: "Tracer caught signal
+# 11", "LeakSanitizer has encountered a fatal error", after every check passed (PoCL 3.1,
+# clang 14: about 1 run of tests/custom_test in 10 with another test beside it, before and after
+# the same library change).  Prints the tests of tree $1 that did not pass for that alone (no
+# sanitizer report, no failed check); fails if any other test did not pass.
+lsan_crashes_only() {
+    crashed=
+    for trs in $(find "$1/tests" -name '*.trs' 2>/dev/null); do
+        grep -q '^:test-result: \(FAIL\|ERROR\|XPASS\)' "$trs" || continue
+        log=${trs%.trs}.log
+        if grep -q 'LeakSanitizer has encountered a fatal error' "$log" &&
+           ! grep -q 'ERROR: AddressSanitizer\|ERROR: LeakSanitizer\|runtime error\|Failures: [1-9]\|Errors: [1-9]' "$log"; then
+            test=${trs#"$1"/}
+            crashed="$crashed ${test%.trs}"
+        else
+            return 1
+        fi
+    done
+    echo "$crashed"
+}
+
 # configure_tree NAME CFLAGS: a build tree $SANITIZE_DIR/NAME, configured once.  Without
 # --enable-werror: clang warns where gcc (which builds distcheck with -Werror) does not, and
 # these trees are for the checks at run time.  Without the Fortran module: gfortran would link
@@ -109,6 +131,17 @@ fi
 if $MAKE -C "$SANITIZE_DIR/asan" -j"$SANITIZE_JOBS" check "$@" >"$SANITIZE_DIR/asan/check.out" 2>&1; then
     grep -E '^# (TOTAL|PASS|FAIL|XFAIL|SKIP|ERROR|XPASS):' "$SANITIZE_DIR/asan/check.out" | tr '\n' ' '
     echo
+elif retry=$(lsan_crashes_only "$SANITIZE_DIR/asan") && test -n "$retry"; then
+    grep -E '^(FAIL|ERROR|XPASS):|^# ' "$SANITIZE_DIR/asan/check.out" || true
+    echo "check-sanitize: asan: LeakSanitizer's own tracer crashed at the exit of$retry (no report); once more"
+    if $MAKE -C "$SANITIZE_DIR/asan" check TESTS="$retry" >"$SANITIZE_DIR/asan/check-again.out" 2>&1; then
+        grep -E '^# (TOTAL|PASS|FAIL|XFAIL|SKIP|ERROR|XPASS):' "$SANITIZE_DIR/asan/check-again.out" | tr '\n' ' '
+        echo
+    else
+        grep -E '^(FAIL|ERROR|XPASS):|^# ' "$SANITIZE_DIR/asan/check-again.out" || true
+        show_failures "$SANITIZE_DIR/asan"
+        status=1
+    fi
 else
     grep -E '^(FAIL|ERROR|XPASS):|^# ' "$SANITIZE_DIR/asan/check.out" || true
     show_failures "$SANITIZE_DIR/asan"
