@@ -45,13 +45,6 @@ static void release_parts(clscan_compactor *c)
     clscan_plan_release(c->scan);
 }
 
-/* The one pass where the block scatter runs and the status words are single 64-bit atomics (H200,
- * 2^26: see doc/performance.md). */
-static int one_pass(const clscan_compactor *c)
-{
-    return c->gpu && c->info.has_int64_atomics;
-}
-
 /* The kernels of a flag source's program: the compaction's, the partition's and (the flags
  * source's program, for runs.c) the flags of runs. */
 static cl_int kernels(const char *fn, clscan_compactor *c, compact_source from, compact_part *p)
@@ -64,7 +57,7 @@ static cl_int kernels(const char *fn, clscan_compactor *c, compact_source from, 
     cl_int err = CL_SUCCESS;
     for (size_t i = 0; i < (from == COMPACT_FROM_FLAGS ? 4u : 3u) && err == CL_SUCCESS; ++i)
         err = clscan_kernel_create(fn, p->program, c->device, &c->info, k[i].name, p->wg, k[i].kernel);
-    if (err == CL_SUCCESS && one_pass(c))
+    if (err == CL_SUCCESS && compact_one_pass_available(c))
         err = clscan_kernel_create(fn, p->program, c->device, &c->info, "clscan_compact_one_pass", p->wg,
                                    &p->one_pass);
     return err;
@@ -80,7 +73,7 @@ static cl_int build(const char *fn, clscan_compactor *c, compact_source from)
                            c->gpu ? "compact/flags_bits.cl" : "compact/flags_loop.cl", "compact/count.cl",
                            c->gpu ? "compact/scatter_block.cl" : "compact/scatter_list.cl",
                            c->gpu ? "select/partition_block.cl" : "select/partition.cl",
-                           one_pass(c) ? "compact/one_pass.cl" : NULL, NULL};
+                           compact_one_pass_available(c) ? "compact/one_pass.cl" : NULL, NULL};
     compact_part *p = &c->parts[from];
     const char *word;
     size_t words;
@@ -225,9 +218,33 @@ cl_int compact_flags_step(clscan_compactor *c, clscan_chain *ch, cl_mem src, siz
     return clscan_chain_launch(ch, kernel, ceil_div(count, p->wg * c->items), p->wg, 1);
 }
 
-static size_t blocks_of(const clscan_compactor *c, const compact_call *k)
+size_t compact_blocks(const clscan_compactor *c, const compact_call *k)
 {
     return ceil_div(k->count, c->parts[k->from].wg * c->items);
+}
+
+/* The flag source's arguments (src, src_offset, flags, flags_offset) and the count: the first
+ * five of every kernel. */
+static cl_int source_args(cl_kernel ks, const compact_call *k)
+{
+    const cl_uint indices = k->mode == COMPACT_INDICES;
+    const cl_ulong n = k->count, fo = k->flags_offset, so = k->src_offset;
+    const cl_mem none = NULL, src = indices ? none : k->src, flags = k->from == COMPACT_FROM_FLAGS ? k->flags : none;
+    cl_int err = CL_SUCCESS;
+    ALGO_ARG_MEM(ks, 0, src); ALGO_ARG(ks, 1, so); ALGO_ARG_MEM(ks, 2, flags); ALGO_ARG(ks, 3, fo);
+    ALGO_ARG(ks, 4, n);
+    return err;
+}
+
+cl_int compact_output_args(cl_kernel ks, const compact_call *k)
+{
+    const cl_uint indices = k->mode == COMPACT_INDICES;
+    const cl_mem none = NULL, data = indices ? none : k->dst, idx = indices ? k->dst : none;
+    const cl_ulong data_off = indices ? 0 : k->dst_offset, idx_off = indices ? k->dst_offset : 0;
+    cl_int err = source_args(ks, k);
+    ALGO_ARG_MEM(ks, 5, data); ALGO_ARG(ks, 6, data_off);
+    ALGO_ARG_MEM(ks, 7, idx); ALGO_ARG(ks, 8, idx_off); ALGO_ARG(ks, 9, indices);
+    return err;
 }
 
 /* The arguments of k's count kernel (counts: the compactor's scratch) or of its scatter (offsets:
@@ -235,24 +252,20 @@ static size_t blocks_of(const clscan_compactor *c, const compact_call *k)
 static cl_int set_args(clscan_compactor *c, const compact_call *k, int scatter, cl_mem offsets)
 {
     const compact_part *part = &c->parts[k->from];
-    const cl_uint nb = (cl_uint)blocks_of(c, k), indices = k->mode == COMPACT_INDICES;
-    const cl_ulong n = k->count, fo = k->flags_offset, so = k->src_offset, dof = k->dst_offset, ko = k->kept_offset;
-    const cl_mem none = NULL, data = indices ? none : k->dst, idx = indices ? k->dst : none;
-    const cl_mem src = indices ? none : k->src, flags = k->from == COMPACT_FROM_FLAGS ? k->flags : none;
-    const cl_ulong data_off = indices ? 0 : dof, idx_off = indices ? dof : 0;
+    const cl_uint nb = (cl_uint)compact_blocks(c, k);
+    const cl_ulong ko = k->kept_offset, dof = k->dst_offset;
     cl_kernel ks = !scatter ? part->count : k->mode == COMPACT_PARTITION ? part->partition : part->scatter;
-    cl_int err = CL_SUCCESS;
-    ALGO_ARG_MEM(ks, 0, src); ALGO_ARG(ks, 1, so); ALGO_ARG_MEM(ks, 2, flags); ALGO_ARG(ks, 3, fo);
-    ALGO_ARG(ks, 4, n);
+    cl_int err;
     if (!scatter) {
+        err = source_args(ks, k);
         ALGO_ARG_MEM(ks, 5, c->counts); ALGO_ARG(ks, 6, nb);
     } else if (k->mode == COMPACT_PARTITION) {
-        ALGO_ARG_MEM(ks, 5, data); ALGO_ARG(ks, 6, data_off);
+        err = source_args(ks, k);
+        ALGO_ARG_MEM(ks, 5, k->dst); ALGO_ARG(ks, 6, dof);
         ALGO_ARG_MEM(ks, 7, offsets); ALGO_ARG(ks, 8, nb); ALGO_ARG_MEM(ks, 9, k->kept); ALGO_ARG(ks, 10, ko);
     } else {
-        ALGO_ARG_MEM(ks, 5, data); ALGO_ARG(ks, 6, data_off);
-        ALGO_ARG_MEM(ks, 7, idx); ALGO_ARG(ks, 8, idx_off); ALGO_ARG(ks, 9, indices); ALGO_ARG_MEM(ks, 10, offsets);
-        ALGO_ARG(ks, 11, nb); ALGO_ARG_MEM(ks, 12, k->kept); ALGO_ARG(ks, 13, ko);
+        err = compact_output_args(ks, k);
+        ALGO_ARG_MEM(ks, 10, offsets); ALGO_ARG(ks, 11, nb); ALGO_ARG_MEM(ks, 12, k->kept); ALGO_ARG(ks, 13, ko);
     }
     return err == CL_SUCCESS ? err : clscan_fail(err, "clSetKernelArg failed: %s", clscan_error_string(err));
 }
@@ -266,7 +279,7 @@ cl_int compact_args(clscan_compactor *c, const compact_call *k, cl_mem offsets)
 cl_int compact_count_steps(clscan_compactor *c, clscan_chain *ch, const compact_call *k, cl_uint *total)
 {
     const compact_part *part = &c->parts[k->from];
-    const size_t blocks = blocks_of(c, k);
+    const size_t blocks = compact_blocks(c, k);
     cl_int err = clscan_chain_launch(ch, part->count, blocks, part->wg, 1);
     if (err == CL_SUCCESS)
         err = clscan_scan_step(ch, c->scan, c->counts, blocks + 1);
@@ -279,62 +292,13 @@ cl_int compact_scatter_step(clscan_compactor *c, clscan_chain *ch, const compact
 {
     const compact_part *part = &c->parts[k->from];
     cl_kernel ks = k->mode == COMPACT_PARTITION ? part->partition : part->scatter;
-    return clscan_chain_launch(ch, ks, blocks_of(c, k), part->wg, 1);
+    return clscan_chain_launch(ch, ks, compact_blocks(c, k), part->wg, 1);
 }
-
-/* Status words are tagged with an epoch of 30 bits; at its end they are cleared again. */
-#define EPOCH_LIMIT (1u << 30)
-
-/* The one-pass kernel's arguments past the scatter's first seven: the status words, the ticket
- * base, the epoch, the total. */
-static cl_int one_pass_step(clscan_compactor *c, clscan_chain *ch, const compact_call *k)
-{
-    const compact_part *part = &c->parts[k->from];
-    const size_t blocks = blocks_of(c, k);
-    cl_mem old = c->status;
-    cl_int err = clscan_scratch_grow(c->context, &c->status, &c->status_cap, (1 + blocks) * sizeof(cl_ulong));
-    if (err != CL_SUCCESS)
-        return err;
-    if (c->status != old || c->epoch == 0 || c->epoch >= EPOCH_LIMIT) {
-        const cl_uint zero = 0;
-        if ((err = clscan_chain_fill(ch, c->status, &zero, sizeof zero, 0, c->status_cap, 1)) != CL_SUCCESS)
-            return err;
-        c->epoch = 1;
-        c->tickets = 0;
-    }
-    const cl_uint indices = k->mode == COMPACT_INDICES;
-    const cl_ulong n = k->count, fo = k->flags_offset, so = k->src_offset, dof = k->dst_offset, ko = k->kept_offset;
-    const cl_mem none = NULL, data = indices ? none : k->dst, idx = indices ? k->dst : none;
-    const cl_mem src = indices ? none : k->src, flags = k->from == COMPACT_FROM_FLAGS ? k->flags : none;
-    const cl_ulong data_off = indices ? 0 : dof, idx_off = indices ? dof : 0;
-    cl_kernel ks = part->one_pass;
-    ALGO_ARG_MEM(ks, 0, src); ALGO_ARG(ks, 1, so); ALGO_ARG_MEM(ks, 2, flags); ALGO_ARG(ks, 3, fo);
-    ALGO_ARG(ks, 4, n);
-    ALGO_ARG_MEM(ks, 5, data); ALGO_ARG(ks, 6, data_off);
-    ALGO_ARG_MEM(ks, 7, idx); ALGO_ARG(ks, 8, idx_off); ALGO_ARG(ks, 9, indices);
-    ALGO_ARG_MEM(ks, 10, c->status); ALGO_ARG(ks, 11, c->tickets); ALGO_ARG(ks, 12, c->epoch);
-    ALGO_ARG_MEM(ks, 13, k->kept); ALGO_ARG(ks, 14, ko);
-    if (err != CL_SUCCESS)
-        return clscan_fail(err, "clSetKernelArg failed: %s", clscan_error_string(err));
-    if ((err = clscan_chain_launch(ch, ks, blocks, part->wg, 1)) == CL_SUCCESS) {
-        c->tickets += (cl_uint)blocks;
-        c->epoch += 1;
-    }
-    return err;
-}
-
-/* The one pass up to this many blocks, the count, scan and scatter above: its blocks publish
- * one after the other, and from about 2^24 elements that chain costs more than reading the flags
- * twice (H200, 256 x 16 flags a block, alternating with the three kernels, four selections:
- * 2^22 0.029-0.045 ms against 0.059-0.084, 2^24 0.054-0.093 against 0.071-0.113, 2^26
- * 0.135-0.268 against 0.115-0.244; doc/perf/h200-compact-one-pass-2026-12-01.txt). */
-#define ONE_PASS_MAX_BLOCKS 4096
 
 cl_int compact_steps(clscan_compactor *c, clscan_chain *ch, const compact_call *k, cl_uint *total)
 {
-    if (!total && k->mode != COMPACT_PARTITION && c->parts[k->from].one_pass &&
-        blocks_of(c, k) <= ONE_PASS_MAX_BLOCKS)
-        return one_pass_step(c, ch, k);
+    if (compact_one_pass_applies(c, k, total))
+        return compact_one_pass_step(c, ch, k);
     /* Both kernels' arguments first, then the commands: the scatter, the only command that
      * writes the caller's buffers, comes last. */
     cl_int err = compact_args(c, k, NULL);

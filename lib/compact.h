@@ -85,6 +85,19 @@ cl_int compact_steps(clscan_compactor *c, clscan_chain *ch, const compact_call *
 cl_int compact_args(clscan_compactor *c, const compact_call *k, cl_mem offsets);
 cl_int compact_count_steps(clscan_compactor *c, clscan_chain *ch, const compact_call *k, cl_uint *total);
 cl_int compact_scatter_step(clscan_compactor *c, clscan_chain *ch, const compact_call *k);
+/* The blocks k's range is cut into. */
+size_t compact_blocks(const clscan_compactor *c, const compact_call *k);
+/* The scatter's arguments 0 ... 9 (the flag source's, the count, dst, indices, write_indices),
+ * which the one-pass kernel takes too. */
+cl_int compact_output_args(cl_kernel ks, const compact_call *k);
+
+/* compact_one_pass.c: whether c's programs have the one-pass kernel (GPUs with 64-bit atomics);
+ * whether k (total: as compact_steps) runs on it; and its command (after a fill of the status
+ * words when they are new), as the next step of ch. */
+int compact_one_pass_available(const clscan_compactor *c);
+int compact_one_pass_applies(const clscan_compactor *c, const compact_call *k, const cl_uint *total);
+cl_int compact_one_pass_step(clscan_compactor *c, clscan_chain *ch, const compact_call *k);
+
 /* Whether compactors a and b cut a range into the same blocks with flags from `from`. */
 int compact_same_blocks(const clscan_compactor *a, const clscan_compactor *b, compact_source from);
 /* The runs of src's elements as flags (kernel flags_runs of the COMPACT_FROM_FLAGS part, reserved):

@@ -79,58 +79,34 @@ cl_int clscan_scan_program_build(const clscan_plan *plan, const char *fn, const 
                                  text ? text : plan->op_source, plan->custom || text ? files + 1 : files, defines,
                                  &p->program);
     free(text);
-    const size_t wg = p->variant.wg;
-    if (err == CL_SUCCESS)
-        err = clscan_kernel_create(fn, p->program, plan->device, &plan->info, "clscan_scan_tiles", wg, &p->scan_tiles);
-    if (err == CL_SUCCESS)
-        err = clscan_kernel_create(fn, p->program, plan->device, &plan->info, "clscan_scan_tiles_inclusive", wg,
-                                   &p->scan_tiles_inclusive);
-    if (err == CL_SUCCESS)
-        err = clscan_kernel_create(fn, p->program, plan->device, &plan->info, "clscan_reduce", wg, &p->reduce);
-    if (err == CL_SUCCESS)
-        err = clscan_kernel_create(fn, p->program, plan->device, &plan->info, "clscan_scan_single_pass", wg,
-                                   &p->single_pass);
-    if (err == CL_SUCCESS && p->variant.what == CLSCAN_PROGRAM_HEADS)
-        err = clscan_kernel_create(fn, p->program, plan->device, &plan->info, "clscan_offsets_heads", wg,
-                                   &p->offsets_heads);
-    if (err == CL_SUCCESS && p->variant.what == CLSCAN_PROGRAM_HEADS)
-        err = clscan_kernel_create(fn, p->program, plan->device, &plan->info, "clscan_offsets_totals", wg,
-                                   &p->offsets_totals);
-    /* The axis program's kernels run CLSCAN_AXIS_WG work-items per work-group. */
-    const size_t awg = clscan_axis_wg(&plan->info);
-    if (err == CL_SUCCESS && p->variant.what == CLSCAN_PROGRAM_AXIS)
-        err = clscan_kernel_create(fn, p->program, plan->device, &plan->info, "clscan_axis_reduce", awg,
-                                   &p->axis_reduce);
-    if (err == CL_SUCCESS && p->variant.what == CLSCAN_PROGRAM_AXIS)
-        err = clscan_kernel_create(fn, p->program, plan->device, &plan->info, "clscan_axis_carries", awg,
-                                   &p->axis_carries);
-    if (err == CL_SUCCESS && p->variant.what == CLSCAN_PROGRAM_AXIS)
-        err = clscan_kernel_create(fn, p->program, plan->device, &plan->info, "clscan_axis_scan", awg,
-                                   &p->axis_scan);
-    if (err == CL_SUCCESS && p->variant.what == CLSCAN_PROGRAM_AXIS)
-        err = clscan_kernel_create(fn, p->program, plan->device, &plan->info, "clscan_axis_reduce_lockstep", awg,
-                                   &p->axis_reduce_lockstep);
-    if (err == CL_SUCCESS && p->variant.what == CLSCAN_PROGRAM_AXIS)
-        err = clscan_kernel_create(fn, p->program, plan->device, &plan->info, "clscan_axis_scan_lockstep", awg,
-                                   &p->axis_scan_lockstep);
-    if (err == CL_SUCCESS && p->variant.what == CLSCAN_PROGRAM_AXIS)
-        err = clscan_kernel_create(fn, p->program, plan->device, &plan->info, "clscan_axis_fold", awg,
-                                   &p->axis_fold);
-    if (err == CL_SUCCESS && CLSCAN_PROGRAM_IS_RUNS(p->variant.what))
-        err = clscan_kernel_create(fn, p->program, plan->device, &plan->info, "clscan_reduce_runs", wg,
-                                   &p->reduce_runs);
-    if (err == CL_SUCCESS && CLSCAN_PROGRAM_IS_RUNS(p->variant.what))
-        err = clscan_kernel_create(fn, p->program, plan->device, &plan->info, "clscan_runs_carries", wg,
-                                   &p->runs_carries);
-    if (err == CL_SUCCESS && CLSCAN_PROGRAM_IS_RUNS(p->variant.what))
-        err = clscan_kernel_create(fn, p->program, plan->device, &plan->info, "clscan_runs_chunk_totals", wg,
-                                   &p->runs_chunk_totals);
-    if (err == CL_SUCCESS && CLSCAN_PROGRAM_IS_RUNS(p->variant.what))
-        err = clscan_kernel_create(fn, p->program, plan->device, &plan->info, "clscan_runs_chunk_carries", wg,
-                                   &p->runs_chunk_carries);
-    if (err == CL_SUCCESS && CLSCAN_PROGRAM_IS_RUNS(p->variant.what))
-        err = clscan_kernel_create(fn, p->program, plan->device, &plan->info, "clscan_runs_scatter", wg,
-                                   &p->runs_scatter);
+    /* Every program's four kernels, then those of its kind; the axis program's run
+     * CLSCAN_AXIS_WG work-items per work-group. */
+    const clscan_program_kind what = p->variant.what;
+    const int all = 1, heads = what == CLSCAN_PROGRAM_HEADS, axis = what == CLSCAN_PROGRAM_AXIS,
+              runs = CLSCAN_PROGRAM_IS_RUNS(what);
+    const size_t wg = p->variant.wg, awg = clscan_axis_wg(&plan->info);
+    const struct { int wanted; const char *name; size_t wg; cl_kernel *kernel; } kernels[] = {
+        {all, "clscan_scan_tiles", wg, &p->scan_tiles},
+        {all, "clscan_scan_tiles_inclusive", wg, &p->scan_tiles_inclusive},
+        {all, "clscan_reduce", wg, &p->reduce},
+        {all, "clscan_scan_single_pass", wg, &p->single_pass},
+        {heads, "clscan_offsets_heads", wg, &p->offsets_heads},
+        {heads, "clscan_offsets_totals", wg, &p->offsets_totals},
+        {axis, "clscan_axis_reduce", awg, &p->axis_reduce},
+        {axis, "clscan_axis_carries", awg, &p->axis_carries},
+        {axis, "clscan_axis_scan", awg, &p->axis_scan},
+        {axis, "clscan_axis_reduce_lockstep", awg, &p->axis_reduce_lockstep},
+        {axis, "clscan_axis_scan_lockstep", awg, &p->axis_scan_lockstep},
+        {axis, "clscan_axis_fold", awg, &p->axis_fold},
+        {runs, "clscan_reduce_runs", wg, &p->reduce_runs},
+        {runs, "clscan_runs_carries", wg, &p->runs_carries},
+        {runs, "clscan_runs_chunk_totals", wg, &p->runs_chunk_totals},
+        {runs, "clscan_runs_chunk_carries", wg, &p->runs_chunk_carries},
+        {runs, "clscan_runs_scatter", wg, &p->runs_scatter}};
+    for (size_t i = 0; i < sizeof kernels / sizeof *kernels && err == CL_SUCCESS; ++i)
+        if (kernels[i].wanted)
+            err = clscan_kernel_create(fn, p->program, plan->device, &plan->info, kernels[i].name, kernels[i].wg,
+                                       kernels[i].kernel);
     if (err != CL_SUCCESS)
         clscan_scan_program_release(p);
     return err;

@@ -102,30 +102,33 @@ void clscan_reduce_runs(__global const clscan_value *src, ulong src_offset, __gl
  * counts) in place to their exclusive scan.  Where they fit one tile of totals, one work-group
  * scans them (clscan_runs_carries); else each tile of totals is folded into totals[n + g]
  * (clscan_runs_chunk_totals), those are scanned by one work-group, and each tile of totals is
- * scanned again from its carry (clscan_runs_chunk_carries).  A work-item folds CLSCAN_ITEMS
- * consecutive totals, the work-group scans the folds. */
+ * scanned again from its carry (clscan_runs_chunk_carries).  A work-item folds a range of
+ * consecutive totals (CLSCAN_ITEMS of a tile of totals), the work-group scans the folds. */
 CLSCAN_INLINE T totals_fold(__global const clscan_value *totals, __global const clscan_heads *counts, ulong first,
-                            ulong n)
+                            ulong end)
 {
     T fold = NEUTRAL;
-    for (uint r = 0; r < CLSCAN_ITEMS; ++r)
-        if (first + r < n)
-            fold = COMBINE(fold, clscan_pair_make(totals[first + r], counts[first + r]));
+    for (ulong g = first; g < end; ++g)
+        fold = COMBINE(fold, clscan_pair_make(totals[g], counts[g]));
     return fold;
 }
 
-/* The totals from first on (CLSCAN_ITEMS, fewer at n) replaced by their exclusive scan from
- * carry. */
-CLSCAN_INLINE void totals_rescan(__global clscan_value *totals, __global clscan_heads *counts, ulong first, ulong n,
-                                 T carry)
+/* The totals first ... end - 1 replaced by their exclusive scan from carry. */
+CLSCAN_INLINE void totals_rescan(__global clscan_value *totals, __global clscan_heads *counts, ulong first,
+                                 ulong end, T carry)
 {
-    for (uint r = 0; r < CLSCAN_ITEMS; ++r)
-        if (first + r < n) {
-            const T t = clscan_pair_make(totals[first + r], counts[first + r]);
-            totals[first + r] = carry.v;
-            counts[first + r] = carry.h;
-            carry = COMBINE(carry, t);
-        }
+    for (ulong g = first; g < end; ++g) {
+        const T t = clscan_pair_make(totals[g], counts[g]);
+        totals[g] = carry.v;
+        counts[g] = carry.h;
+        carry = COMBINE(carry, t);
+    }
+}
+
+/* A work-item's share of the n totals: a range of `per` from li * per on, up to n. */
+CLSCAN_INLINE ulong totals_end(ulong first, ulong per, ulong n)
+{
+    return first + per < n ? first + per : n;
 }
 
 /* The n totals from offset on, by one work-group: each work-item a range of consecutive ones. */
@@ -137,19 +140,10 @@ void clscan_runs_carries(__global clscan_value *totals_buf, __global clscan_head
     __global clscan_value *totals = totals_buf + offset;
     __global clscan_heads *counts = counts_buf + offset;
     const uint li = get_local_id(0);
-    const ulong per = (n + CLSCAN_WG - 1) / CLSCAN_WG, first = li * per;
-    const ulong end = first + per < n ? first + per : n;
-    T fold = NEUTRAL, before = NEUTRAL, all;
-    for (ulong g = first; g < end; ++g)
-        fold = COMBINE(fold, clscan_pair_make(totals[g], counts[g]));
-    wg_scan(fold, wg_buf, li, &before, &all);
-    T carry = li > 0 ? before : NEUTRAL;
-    for (ulong g = first; g < end; ++g) {
-        const T t = clscan_pair_make(totals[g], counts[g]);
-        totals[g] = carry.v;
-        counts[g] = carry.h;
-        carry = COMBINE(carry, t);
-    }
+    const ulong per = (n + CLSCAN_WG - 1) / CLSCAN_WG, first = li * per, end = totals_end(first, per, n);
+    T before = NEUTRAL, all;
+    wg_scan(totals_fold(totals, counts, first, end), wg_buf, li, &before, &all);
+    totals_rescan(totals, counts, first, end, li > 0 ? before : NEUTRAL);
 }
 
 /* Tile g of the n totals folded into totals[n + g], counts[n + g]. */
@@ -158,8 +152,9 @@ void clscan_runs_chunk_totals(__global clscan_value *totals, __global clscan_hea
 {
     TILE_LOCALS;
     const uint li = get_local_id(0), g = get_group_id(0);
+    const ulong first = (ulong)g * TILE + (ulong)li * CLSCAN_ITEMS;
     T before = NEUTRAL, all;
-    wg_scan(totals_fold(totals, counts, (ulong)g * TILE + (ulong)li * CLSCAN_ITEMS, n), wg_buf, li, &before, &all);
+    wg_scan(totals_fold(totals, counts, first, totals_end(first, CLSCAN_ITEMS, n)), wg_buf, li, &before, &all);
     if (li == 0) {
         totals[n + g] = all.v;
         counts[n + g] = all.h;
@@ -172,11 +167,11 @@ void clscan_runs_chunk_carries(__global clscan_value *totals, __global clscan_he
 {
     TILE_LOCALS;
     const uint li = get_local_id(0), g = get_group_id(0);
-    const ulong first = (ulong)g * TILE + (ulong)li * CLSCAN_ITEMS;
+    const ulong first = (ulong)g * TILE + (ulong)li * CLSCAN_ITEMS, end = totals_end(first, CLSCAN_ITEMS, n);
     T before = NEUTRAL, all;
-    wg_scan(totals_fold(totals, counts, first, n), wg_buf, li, &before, &all);
+    wg_scan(totals_fold(totals, counts, first, end), wg_buf, li, &before, &all);
     const T carry = clscan_pair_make(totals[n + g], counts[n + g]);
-    totals_rescan(totals, counts, first, n, li > 0 ? COMBINE(carry, before) : carry);
+    totals_rescan(totals, counts, first, end, li > 0 ? COMBINE(carry, before) : carry);
 }
 
 /* Reduce-then-scan, last step: each tile with its carry from clscan_runs_carries.  The

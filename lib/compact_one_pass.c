@@ -1,0 +1,57 @@
+/* The compaction in one kernel (cl/compact/one_pass.cl): the block scatter with a decoupled
+ * look-back over the blocks' counts, on the compactor's ticket counter and 64-bit status words. */
+#include "compact.h"
+
+/* Status words are tagged with an epoch of 30 bits; at its end they are cleared again. */
+#define EPOCH_LIMIT (1u << 30)
+
+/* The one pass up to this many blocks, the count, scan and scatter above: its blocks publish
+ * one after the other, and from about 2^24 elements that chain costs more than reading the flags
+ * twice (H200, 256 x 16 flags a block, alternating with the three kernels, four selections:
+ * 2^22 0.029-0.045 ms against 0.059-0.084, 2^24 0.054-0.093 against 0.071-0.113, 2^26
+ * 0.135-0.268 against 0.115-0.244; doc/perf/h200-compact-one-pass-2026-12-01.txt). */
+#define ONE_PASS_MAX_BLOCKS 4096
+
+/* Where the block scatter runs and the status words are single 64-bit atomics. */
+int compact_one_pass_available(const clscan_compactor *c)
+{
+    return c->gpu && c->info.has_int64_atomics;
+}
+
+/* Elements or indices (partition keeps its own scatter), without a total read before the
+ * scatter (the blocking calls). */
+int compact_one_pass_applies(const clscan_compactor *c, const compact_call *k, const cl_uint *total)
+{
+    return !total && k->mode != COMPACT_PARTITION && c->parts[k->from].one_pass &&
+           compact_blocks(c, k) <= ONE_PASS_MAX_BLOCKS;
+}
+
+cl_int compact_one_pass_step(clscan_compactor *c, clscan_chain *ch, const compact_call *k)
+{
+    const compact_part *part = &c->parts[k->from];
+    const size_t blocks = compact_blocks(c, k);
+    cl_mem old = c->status;
+    cl_int err = clscan_scratch_grow(c->context, &c->status, &c->status_cap, (1 + blocks) * sizeof(cl_ulong));
+    if (err != CL_SUCCESS)
+        return err;
+    if (c->status != old || c->epoch == 0 || c->epoch >= EPOCH_LIMIT) {
+        const cl_uint zero = 0;
+        if ((err = clscan_chain_fill(ch, c->status, &zero, sizeof zero, 0, c->status_cap, 1)) != CL_SUCCESS)
+            return err;
+        c->epoch = 1;
+        c->tickets = 0;
+    }
+    /* The scatter's first ten, then the status words, the ticket base, the epoch, the total. */
+    const cl_ulong ko = k->kept_offset;
+    cl_kernel ks = part->one_pass;
+    err = compact_output_args(ks, k);
+    ALGO_ARG_MEM(ks, 10, c->status); ALGO_ARG(ks, 11, c->tickets); ALGO_ARG(ks, 12, c->epoch);
+    ALGO_ARG_MEM(ks, 13, k->kept); ALGO_ARG(ks, 14, ko);
+    if (err != CL_SUCCESS)
+        return clscan_fail(err, "clSetKernelArg failed: %s", clscan_error_string(err));
+    if ((err = clscan_chain_launch(ch, ks, blocks, part->wg, 1)) == CL_SUCCESS) {
+        c->tickets += (cl_uint)blocks;
+        c->epoch += 1;
+    }
+    return err;
+}
