@@ -15,6 +15,8 @@
  *   segsort-u32      random cl_uint keys in segments of random lengths 1 ... 1000 (about n / 500
  *                    segments: 10^5 at 2^26), each sorted on its own; the segments are given as
  *                    the nsegments + 1 uint32 offsets (CSR's row_ptr)
+ *   segsort-u32-long  the same with segment lengths 2^(0 ... 20) times 1 ... 2 at random (a
+ *                    few long segments holding most keys among short ones: about 60 at 2^24)
  *   sort-u8, sort-u16  random 8- and 16-bit keys (cl_uchar, cl_ushort: 1 and 2 bytes a key on the
  *                    device, held widened to uint32 on the host)
  * Selection (clscan's predicates, partition, unique, reduce_by_key):
@@ -43,13 +45,13 @@
 
 enum { ALG_COMPACT50, ALG_COMPACT1, ALG_BUCKET, ALG_SORT_U32, ALG_SORT_PAIRS, ALG_SORT_F32, ALG_SORT_PAIRS_DESC,
        ALG_SELECT_IF, ALG_PARTITION, ALG_UNIQUE, ALG_REDUCE_BY_KEY, ALG_SEGSORT_U32, ALG_SORT_U8, ALG_SORT_U16,
-       ALG_NCASES };
+       ALG_SEGSORT_LONG, ALG_NCASES };
 
 static const char *const alg_case_names[ALG_NCASES] = {"compact-50", "compact-1", "bucket-65536",
                                                         "sort-u32", "sort-u32-pairs", "sort-f32",
                                                         "sort-u32-pairs-desc", "select-if", "partition",
                                                         "unique", "reduce-by-key", "segsort-u32", "sort-u8",
-                                                        "sort-u16"};
+                                                        "sort-u16", "segsort-u32-long"};
 #define ALG_NBUCKETS 65536u
 
 static int alg_case_find(const char *name)
@@ -101,15 +103,20 @@ static void alg_unpack(int c, size_t n, const void *narrow, uint32_t *wide)
                   : alg_key_size(c) == 2 ? ((const uint16_t *)narrow)[i] : ((const uint32_t *)narrow)[i];
 }
 
-/* The segments of segsort-u32: lengths 1 ... 1000 at random, the last one cut at n.  Writes the
- * nsegments + 1 offsets (offsets holds n + 1) and returns nsegments (0 for n 0). */
-static inline size_t alg_generate_segments(size_t n, uint32_t *offsets)
+static int alg_is_segmented(int c) { return c == ALG_SEGSORT_U32 || c == ALG_SEGSORT_LONG; }
+
+/* The segments of the segmented sorts: lengths 1 ... 1000 at random (segsort-u32-long: 2^(0 ...
+ * 20) plus 0 ... as many again), the last one cut at n.  Writes the nsegments + 1 offsets
+ * (offsets holds n + 1) and returns nsegments (0 for n 0 and the other cases). */
+static inline size_t alg_generate_segments(int c, size_t n, uint32_t *offsets)
 {
     uint64_t s = 0x5E650A7Eull ^ (uint64_t)n;
     size_t k = 0, at = 0;
     offsets[0] = 0;
-    while (at < n) {
-        const size_t len = 1 + (size_t)(sup_splitmix64(&s) % 1000u);
+    while (alg_is_segmented(c) && at < n) {
+        const uint64_t r = sup_splitmix64(&s);
+        const size_t base = (size_t)1 << (r >> 32) % 21u;
+        const size_t len = c == ALG_SEGSORT_LONG ? base + (size_t)(r % base) : 1 + (size_t)(r % 1000u);
         at = len < n - at ? at + len : n;
         offsets[++k] = (uint32_t)at;
     }
@@ -243,7 +250,7 @@ static size_t alg_sequential(int c, size_t n, const uint32_t *keys, const uint32
         }
         return m;
     }
-    if (c == ALG_SEGSORT_U32) {
+    if (alg_is_segmented(c)) {
         for (size_t s = 0; s < nsegments; ++s)
             alg_radix_sort(c, 4, offsets[s + 1] - offsets[s], keys + offsets[s], NULL, out_keys + offsets[s],
                            NULL, tmp);

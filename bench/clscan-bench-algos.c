@@ -40,7 +40,7 @@ static void usage(FILE *f)
                "  --max=LOG2          largest count 2^LOG2 (default 26); counts go in steps of x4\n"
                "  --case=NAME[,NAME]  compact-50 compact-1 bucket-65536 sort-u32 sort-u32-pairs sort-f32\n"
                "                      sort-u32-pairs-desc select-if partition unique reduce-by-key\n"
-               "                      segsort-u32 sort-u8 sort-u16 (default all)\n"
+               "                      segsort-u32 sort-u8 sort-u16 segsort-u32-long (default all)\n"
                "  --reps=N            timed runs per measurement after one warm-up (default 10)\n"
                "  --csv=FILE          also write the results as CSV\n"
                "  --boost=PROGRAM     run the Boost.Compute peer (bench/boost-bench-algos)\n"
@@ -283,11 +283,11 @@ static int bufs_alloc(bench *b, int c, size_t n, bufs *u)
         !u->seq_keys || !u->seq_values || !u->offsets || !u->narrow)
         return -1;
     alg_generate(c, n, u->keys, alg_has_values(c) ? u->values : NULL, u->flags);
-    u->nsegments = c == ALG_SEGSORT_U32 ? alg_generate_segments(n, u->offsets) : 0;
+    u->nsegments = alg_generate_segments(c, n, u->offsets);
     const size_t in_bytes = alg_input_bytes(c, n), key_bytes = n * alg_key_size(c);
     alg_pack(c, n, u->keys, u->narrow);
     u->in_keys = device_buffer(b, key_bytes, u->narrow);
-    u->in_offsets = c == ALG_SEGSORT_U32 ? device_buffer(b, (u->nsegments + 1) * 4, u->offsets) : NULL;
+    u->in_offsets = alg_is_segmented(c) ? device_buffer(b, (u->nsegments + 1) * 4, u->offsets) : NULL;
     u->in_values = alg_has_values(c) ? device_buffer(b, n * 4, u->values) : NULL;
     u->in_flags = alg_is_compaction(c) ? device_buffer(b, n, u->flags) : NULL;
     u->out_keys = device_buffer(b, key_bytes, NULL);
@@ -296,7 +296,7 @@ static int bufs_alloc(bench *b, int c, size_t n, bufs *u)
     u->copy_src = device_buffer(b, in_bytes, NULL);
     u->copy_dst = device_buffer(b, in_bytes, NULL);
     if (!u->in_keys || (alg_has_values(c) && (!u->in_values || !u->out_values)) ||
-        (alg_is_compaction(c) && !u->in_flags) || (c == ALG_SEGSORT_U32 && !u->in_offsets) || !u->out_keys ||
+        (alg_is_compaction(c) && !u->in_flags) || (alg_is_segmented(c) && !u->in_offsets) || !u->out_keys ||
         !u->out_small || !u->copy_src || !u->copy_dst)
         return -1;
     return 0;
@@ -324,7 +324,7 @@ static cl_int enqueue_case(bench *b, const handles *h, int c, bufs *u, cl_event 
     else if (c == ALG_BUCKET)
         err = clscan_bucket_enqueue(h->bucketer, b->queue, u->in_keys, 0, u->in_values, 0, u->n, u->out_keys, 0,
                                     u->out_values, 0, u->out_small, 0, NULL, 0, 0, NULL, ev);
-    else if (c == ALG_SEGSORT_U32)
+    else if (alg_is_segmented(c))
         err = clscan_segmented_sort_enqueue(h->sorter, b->queue, u->in_keys, 0, u->out_keys, 0, NULL, 0, NULL, 0, u->n,
                                             CLSCAN_UINT32, u->in_offsets, 0, u->nsegments, 0, NULL, ev);
     else
@@ -433,7 +433,7 @@ typedef struct peer { int have, ok; double ms; } peer;
 enum { PEER_BOOST, PEER_CUB, NPEERS };
 static const char *const peer_names[NPEERS] = {"boost", "cub"};
 /* Whether a peer implements case c: Boost.Compute has no segmented sort. */
-static int peer_runs(int p, int c) { return p == PEER_CUB || c != ALG_SEGSORT_U32; }
+static int peer_runs(int p, int c) { return p == PEER_CUB || !alg_is_segmented(c); }
 
 typedef struct row {
     int c, log2;

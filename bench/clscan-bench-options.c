@@ -14,8 +14,8 @@
  *   axis totals  clscan_enqueue_axis_totals (float SUM) along the rows and the columns of the same
  *                shapes, against the reduction of the 2^24 floats as one array;
  *   axis sort    clscan_axis_sort_enqueue (uint32 keys alone) along the rows and the columns of
- *                2^12 x 2^12, 2^16 x 256 and 256 x 2^16, against clscan_sort_enqueue of the same
- *                2^24 keys as one array;
+ *                2^12 x 2^12, 2^16 x 256, 256 x 2^16, 16 x 2^20 and 1 x 2^24, against
+ *                clscan_sort_enqueue of the same 2^24 keys as one array;
  *   transform    the exclusive count of live float4 particles through an input transform against
  *                the plain int scan of the flags already made;
  *   host         clscan_host over the caller's memory against the copying path (the developer
@@ -792,8 +792,8 @@ int main(int argc, char **argv)
     clscan_sorter *sorter = rc ? NULL : clscan_sorter_create(c.context, c.device, CLSCAN_UINT32, 0, &err);
     if (!rc && !sorter)
         rc = fail("clscan_sorter_create", err);
-    static const size_t sort_shapes[][2] = {{4096, 4096}, {1 << 16, 256}, {256, 1 << 16}};
-    for (int i = 0; i < 3 && !rc; ++i)
+    static const size_t sort_shapes[][2] = {{4096, 4096}, {1 << 16, 256}, {256, 1 << 16}, {16, 1 << 20}, {1, 1 << 24}};
+    for (int i = 0; i < 5 && !rc; ++i)
         rc |= bench_axis_sort(&c, sorter, sort_shapes[i][0], sort_shapes[i][1]);
     clscan_sorter_release(sorter);
     printf("# %-26s %10s %10s %10s %6s\n", "transform", "n", "float4_ms", "int_ms", "x_int");

@@ -159,6 +159,7 @@ static cudaError_t cub_call(int c, buffers &b, int n, cudaStream_t s)
         return cub::DeviceRadixSort::SortKeys(b.temp, b.temp_bytes, reinterpret_cast<const uint16_t *>(b.k_in),
                                               reinterpret_cast<uint16_t *>(b.k_out), n, 0, 16, s);
     case ALG_SEGSORT_U32:
+    case ALG_SEGSORT_LONG:
         return cub::DeviceSegmentedRadixSort::SortKeys(b.temp, b.temp_bytes, b.k_in, b.k_out, n, b.nsegments,
                                                        b.offsets, b.offsets + 1, 0, 32, s);
     default:
@@ -171,7 +172,7 @@ static void run(timer &tm, int c, size_t n, int reps)
     std::vector<uint32_t> keys(n), values(n), ref_keys(n), ref_values(n), tmp(2 * n), got(n), offsets(n + 1);
     std::vector<unsigned char> flags(n), narrow(n * 4);
     alg_generate(c, n, keys.data(), alg_has_values(c) ? values.data() : nullptr, flags.data());
-    const size_t nsegments = c == ALG_SEGSORT_U32 ? alg_generate_segments(n, offsets.data()) : 0;
+    const size_t nsegments = alg_generate_segments(c, n, offsets.data());
     const size_t m = alg_sequential(c, n, keys.data(), alg_has_values(c) ? values.data() : nullptr, flags.data(),
                                     offsets.data(), nsegments, ref_keys.data(), ref_values.data(), tmp.data());
     const size_t kbytes = alg_key_size(c);   // the device's keys: 1, 2 or 4 bytes
@@ -186,7 +187,7 @@ static void run(timer &tm, int c, size_t n, int reps)
         CK(cudaMalloc(&b.selected, sizeof(int)));
         alg_pack(c, n, keys.data(), narrow.data());
         CK(cudaMemcpy(b.k_in, narrow.data(), n * kbytes, cudaMemcpyHostToDevice));
-        if (c == ALG_SEGSORT_U32) {
+        if (alg_is_segmented(c)) {
             b.nsegments = (int)nsegments;
             CK(cudaMalloc(&b.offsets, (nsegments + 1) * 4));
             CK(cudaMemcpy(b.offsets, offsets.data(), (nsegments + 1) * 4, cudaMemcpyHostToDevice));

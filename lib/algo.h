@@ -31,14 +31,15 @@ typedef struct radix_engine {
     size_t seg_wg, seg_items;    /* the segmented sort's work-groups and chunks (radix/segmented.cl) */
     size_t seg_small;            /* and its longest segments ranked by comparisons */
     size_t seg_local;            /* and by a sort in local memory (0: none) */
+    size_t seg_global;           /* longer segments: the passes over the whole array (radix/blocks.cl) */
     size_t tr_tile, tr_wg;       /* the transposes' tiles (tr_tile^2 elements) and work-groups (radix/transpose.cl) */
     cl_program program;
-    cl_kernel histogram, scatter, bucket_offsets, segmented, transpose_keys, transpose_values;
+    cl_kernel histogram, scatter, bucket_offsets, segmented, segment_blocks, transpose_keys, transpose_values;
     clscan_plan *scan;
     /* scratch: the counts, the bucketer's keys when it is not given keys_out, and two sets of
      * keys, values and indices that the passes before the last alternate between */
-    cl_mem counts, keys_spare, keys_tmp[2], values_tmp[2], index_tmp[2];
-    size_t counts_cap, keys_spare_cap, keys_tmp_cap[2], values_tmp_cap[2], index_tmp_cap[2];
+    cl_mem counts, first_block, keys_spare, keys_tmp[2], values_tmp[2], index_tmp[2];
+    size_t counts_cap, first_block_cap, keys_spare_cap, keys_tmp_cap[2], values_tmp_cap[2], index_tmp_cap[2];
 } radix_engine;
 
 /* key_size: 1, 2, 4 or 8 bytes; key_order: 0 unsigned, 1 signed (two's complement), 2 IEEE float
@@ -62,6 +63,13 @@ typedef struct radix_job {
     int descending;                 /* every digit inverted: the reversed order, still stable */
 } radix_job;
 
+#define RADIX_BITS 8
+#define RADIX (1u << RADIX_BITS)
+
+static inline size_t radix_ceil_div(size_t a, size_t b) { return a / b + (a % b != 0); }
+/* The passes of 8 bits over bits [begin, bits). */
+static inline unsigned radix_passes(const radix_job *j) { return (j->bits - j->begin + RADIX_BITS - 1) / RADIX_BITS; }
+
 /* Makes sure the scratch holds a job of count elements (before anything is enqueued). */
 cl_int radix_engine_reserve(radix_engine *e, const radix_job *j);
 /* Enqueues the passes; keys and keys_offset get where the sorted keys are. */
@@ -78,9 +86,31 @@ typedef struct radix_segments {
     size_t nsegments;
     size_t length, in_pitch, out_pitch;
 } radix_segments;
+/* Makes sure the scratch also holds the segmented sort of j's keys in the segments g (after
+ * radix_engine_reserve). */
+cl_int radix_engine_reserve_segments(radix_engine *e, const radix_job *j, const radix_segments *g);
 /* Enqueues the segmented sort of j (keys_out given, no permutation, after
- * radix_engine_reserve): every segment sorted on its own by one work-group. */
+ * radix_engine_reserve_segments): every segment sorted on its own, those of up to seg_global keys
+ * each by one work-group (radix/segmented.cl), the longer ones all together by the passes over
+ * the whole array (radix/blocks.cl). */
 cl_int radix_engine_run_segmented(radix_engine *e, clscan_chain *c, const radix_job *j, const radix_segments *g);
+
+/* How the passes over the whole array see the keys (radix/blocks.cl): segments of seg_length
+ * keys, seg_blocks blocks each (the plain sort: one segment of count keys), or, with seg_length
+ * 0, segments by offsets whose first blocks first_block holds; nblocks work-groups; the first
+ * pass's inputs and the last pass's outputs in_gap and out_gap elements further per segment. */
+typedef struct radix_map {
+    size_t seg_length, seg_blocks, nblocks;
+    cl_mem first_block, offsets;
+    size_t offsets_offset, nsegments;
+    int wide;
+    size_t in_gap, out_gap;
+} radix_map;
+/* Sets key-sized kernel argument i (mask, clamp) to v. */
+cl_int radix_set_key_arg(radix_engine *e, cl_kernel k, cl_uint i, cl_ulong v);
+/* Enqueues the passes of j from (k_src, v_src) to (k_out, j->values_out). */
+cl_int radix_engine_passes(radix_engine *e, clscan_chain *c, const radix_job *j, const radix_map *m, cl_mem k_src,
+                          size_t k_src_off, cl_mem v_src, size_t v_src_off, cl_mem k_out, size_t k_out_off);
 /* Enqueues the transpose of the rows x cols array of keys (values: values_size 1) src from
  * src_offset, rows src_pitch apart, into the cols x rows array dst (rows dst_pitch apart). */
 cl_int radix_engine_transpose(radix_engine *e, clscan_chain *c, int values, cl_mem src, size_t src_offset,

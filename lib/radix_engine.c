@@ -11,9 +11,6 @@
 #include <stdlib.h>
 #include <string.h>
 
-#define RADIX_BITS 8
-#define RADIX (1u << RADIX_BITS)
-
 /* Local memory of the table scatter: the (digit, work-item) table with its padding, the segment
  * totals and the digits' destinations. */
 static cl_ulong table_local_bytes(size_t wg)
@@ -65,6 +62,15 @@ static void tuning(radix_engine *e, int allow_ranked)
     e->items = 4096;   /* blocks of at most 65535 keys (16-bit counts) */
 }
 
+/* Segments longer than what the segmented kernel sorts in one go go to the passes over the whole
+ * array: on GPUs those beyond the sort in local memory (H200, MEASURE), on CPUs those of more than
+ * 2^16 keys (MEASURE). */
+static void long_segments(radix_engine *e)
+{
+    const int gpu = clscan_policy_gpu(&e->info, &e->dev) && e->seg_wg > 1;
+    e->seg_global = gpu ? (e->seg_local > e->seg_small ? e->seg_local : e->seg_small) : (size_t)1 << 16;
+}
+
 /* The segmented sort: on GPUs 64 work-items x 8 keys per chunk (a table of 32 KiB; a segment's
  * work-group ranks its chunks one after the other, so small chunks waste little on small
  * segments; 32 work-items where local memory is short); segments of up to 32 keys ranked by
@@ -91,6 +97,7 @@ static void segmented_tuning(radix_engine *e)
         while (e->seg_local * (e->key_size + sizeof(cl_uint)) > segmented_table_bytes(e->seg_wg))
             e->seg_local /= 2;
     }
+    long_segments(e);
     /* The transposes: tiles of 32 x 32 elements (a GPU's 32 banks, 128-byte rows of 4-byte
      * keys), on GPUs 256 work-items (8 rows at a time), on CPUs 32 (a row at a time: PoCL runs
      * a work-group's work-items in a loop per region between barriers; PoCL on 2 busy cores,
@@ -110,10 +117,12 @@ static void release_program(radix_engine *e)
     if (e->scatter) clReleaseKernel(e->scatter);
     if (e->bucket_offsets) clReleaseKernel(e->bucket_offsets);
     if (e->segmented) clReleaseKernel(e->segmented);
+    if (e->segment_blocks) clReleaseKernel(e->segment_blocks);
     if (e->transpose_keys) clReleaseKernel(e->transpose_keys);
     if (e->transpose_values) clReleaseKernel(e->transpose_values);
     if (e->program) clReleaseProgram(e->program);
-    e->histogram = e->scatter = e->bucket_offsets = e->segmented = e->transpose_keys = e->transpose_values = NULL;
+    e->histogram = e->scatter = e->bucket_offsets = e->segmented = e->segment_blocks = NULL;
+    e->transpose_keys = e->transpose_values = NULL;
     e->program = NULL;
 }
 
@@ -121,7 +130,7 @@ void radix_engine_free(radix_engine *e)
 {
     release_program(e);
     clscan_plan_release(e->scan);
-    cl_mem *bufs[] = {&e->counts, &e->keys_spare, &e->keys_tmp[0], &e->keys_tmp[1], &e->values_tmp[0],
+    cl_mem *bufs[] = {&e->counts, &e->first_block, &e->keys_spare, &e->keys_tmp[0], &e->keys_tmp[1], &e->values_tmp[0],
                       &e->values_tmp[1], &e->index_tmp[0], &e->index_tmp[1]};
     for (size_t i = 0; i < sizeof bufs / sizeof *bufs; ++i)
         if (*bufs[i])
@@ -135,9 +144,11 @@ void radix_engine_free(radix_engine *e)
 static cl_int build(const char *fn, radix_engine *e, int key_order)
 {
     const int gpu = clscan_policy_gpu(&e->info, &e->dev);
-    const char *files[] = {"radix/keys.cl", gpu ? "radix/histogram_atomic.cl" : "radix/histogram_columns.cl",
-                           "common/wg_sum.cl", e->ranked ? "radix/scatter_ranked.cl" : "radix/scatter_table.cl",
-                           "radix/bucket_offsets.cl", "radix/segmented.cl", "radix/transpose.cl", NULL};
+    const char *files[] = {"radix/keys.cl", "radix/blocks.cl",
+                           gpu ? "radix/histogram_atomic.cl" : "radix/histogram_columns.cl", "common/wg_sum.cl",
+                           e->ranked ? "radix/scatter_ranked.cl" : "radix/scatter_table.cl",
+                           "radix/bucket_offsets.cl", "radix/segmented.cl", "radix/segment_blocks.cl",
+                           "radix/transpose.cl", NULL};
     const char *word;
     size_t words;
     algo_words(e->value_size ? e->value_size : 1, &word, &words);
@@ -166,6 +177,9 @@ static cl_int build(const char *fn, radix_engine *e, int key_order)
     if (err == CL_SUCCESS)
         err = clscan_kernel_create(fn, e->program, e->device, &e->info, "clscan_radix_segmented", e->seg_wg,
                                    &e->segmented);
+    if (err == CL_SUCCESS)
+        err = clscan_kernel_create(fn, e->program, e->device, &e->info, "clscan_radix_segment_blocks", 1,
+                                   &e->segment_blocks);
     if (err == CL_SUCCESS)
         err = clscan_kernel_create(fn, e->program, e->device, &e->info, "clscan_radix_transpose_keys", e->tr_wg,
                                    &e->transpose_keys);
@@ -203,6 +217,7 @@ cl_int radix_engine_init(radix_engine *e, const char *fn, cl_context context, cl
             e->seg_items = 4096;
             e->seg_small = 32;
             e->seg_local = 0;
+            long_segments(e);
         }
         err = build(fn, e, key_order);
     }
@@ -219,13 +234,11 @@ cl_int radix_engine_init(radix_engine *e, const char *fn, cl_context context, cl
     return CL_SUCCESS;
 }
 
-static size_t ceil_div(size_t a, size_t b) { return a / b + (a % b != 0); }
-static unsigned passes(const radix_job *j) { return (j->bits - j->begin + RADIX_BITS - 1) / RADIX_BITS; }
 
 cl_int radix_engine_reserve(radix_engine *e, const radix_job *j)
 {
-    const size_t n = j->count, blocks = ceil_div(n, e->wg * e->items);
-    const unsigned p = passes(j);
+    const size_t n = j->count, blocks = radix_ceil_div(n, e->wg * e->items);
+    const unsigned p = radix_passes(j);
     cl_int err = clscan_scratch_grow(e->context, &e->counts, &e->counts_cap, (size_t)RADIX * blocks * sizeof(cl_uint));
     /* Scratch for the passes before the last (one set for two passes, two for more), and for
      * the copy of the input of an in-place sort of one pass. */
@@ -243,7 +256,7 @@ cl_int radix_engine_reserve(radix_engine *e, const radix_job *j)
 }
 
 /* Key-sized kernel arguments (mask, clamp) for 1-, 2-, 4- or 8-byte keys. */
-static cl_int set_key_arg(radix_engine *e, cl_kernel k, cl_uint i, cl_ulong v)
+cl_int radix_set_key_arg(radix_engine *e, cl_kernel k, cl_uint i, cl_ulong v)
 {
     const cl_uchar v8 = (cl_uchar)v;
     const cl_ushort v16 = (cl_ushort)v;
@@ -256,29 +269,17 @@ static cl_int set_key_arg(radix_engine *e, cl_kernel k, cl_uint i, cl_ulong v)
     }
 }
 
-cl_int radix_engine_run(radix_engine *e, clscan_chain *c, const radix_job *j, cl_mem *keys_res, size_t *keys_res_off)
+cl_int radix_engine_passes(radix_engine *e, clscan_chain *c, const radix_job *j, const radix_map *m, cl_mem k_src,
+                          size_t k_src_off, cl_mem v_src, size_t v_src_off, cl_mem k_out, size_t k_out_off)
 {
-    const size_t n = j->count, blocks = ceil_div(n, e->wg * e->items);
-    const unsigned p = passes(j);
+    const size_t n = j->count, blocks = m->nblocks;
+    const unsigned p = radix_passes(j);
     const cl_ulong below_end = j->bits >= 64 ? ~(cl_ulong)0 : ((cl_ulong)1 << j->bits) - 1;
     const cl_ulong mask = below_end & ~(((cl_ulong)1 << j->begin) - 1);   /* bits [begin, bits) */
     const cl_uint flip = j->descending ? RADIX - 1 : 0;
-    cl_mem k_out = j->keys_out ? j->keys_out : e->keys_spare;
-    const size_t k_out_off = j->keys_out ? j->keys_out_offset : 0;
-    cl_mem k_src = j->keys_in, v_src = j->values_in;
-    size_t k_src_off = j->keys_in_offset, v_src_off = j->values_in_offset;
+    const cl_ulong seg_length = m->seg_length, o_off = m->offsets_offset, nseg = m->nsegments;
+    const cl_uint seg_blocks = (cl_uint)m->seg_blocks, wide = (cl_uint)m->wide;
     cl_int err = CL_SUCCESS;
-
-    /* In place with one pass, that pass would write over its own input: sort from a copy. */
-    if (j->in_place && p == 1) {
-        err = clscan_chain_copy(c, j->keys_in, j->keys_in_offset * e->key_size, e->keys_tmp[0], 0, n * e->key_size, 1);
-        if (err == CL_SUCCESS && j->values_in)
-            err = clscan_chain_copy(c, j->values_in, j->values_in_offset * e->value_size, e->values_tmp[0], 0,
-                                    n * e->value_size, 1);
-        k_src = e->keys_tmp[0];
-        v_src = e->values_tmp[0];
-        k_src_off = v_src_off = 0;
-    }
     cl_mem i_src = NULL;   /* permutations move like the keys */
     size_t i_src_off = 0;
     for (unsigned pass = 0; pass < p && err == CL_SUCCESS; ++pass) {
@@ -292,12 +293,17 @@ cl_int radix_engine_run(radix_engine *e, clscan_chain *c, const radix_job *j, cl
         const cl_uint mode = j->index_out ? (pass == 0 ? 1 : 2) : 0, shift = j->begin + pass * RADIX_BITS;
         const cl_uint nb = (cl_uint)blocks;
         const cl_ulong cnt = n, k_src_o = k_src_off, v_src_o = v_src_off, i_src_o = i_src_off;
+        /* rows with pitches: the first pass reads, the last writes, with the gaps */
+        const cl_ulong in_gap = pass == 0 ? m->in_gap : 0, out_gap = last ? m->out_gap : 0;
 
         cl_kernel h = e->histogram, s = e->scatter;
         ALGO_ARG_MEM(h, 0, k_src); ALGO_ARG(h, 1, k_src_o); ALGO_ARG(h, 2, cnt); ALGO_ARG(h, 3, shift);
-        if (err == CL_SUCCESS) err = set_key_arg(e, h, 4, mask);
-        if (err == CL_SUCCESS) err = set_key_arg(e, h, 5, j->clamp);
+        if (err == CL_SUCCESS) err = radix_set_key_arg(e, h, 4, mask);
+        if (err == CL_SUCCESS) err = radix_set_key_arg(e, h, 5, j->clamp);
         ALGO_ARG_MEM(h, 6, e->counts); ALGO_ARG(h, 7, nb); ALGO_ARG(h, 8, flip);
+        ALGO_ARG(h, 9, seg_length); ALGO_ARG(h, 10, seg_blocks); ALGO_ARG_MEM(h, 11, m->first_block);
+        ALGO_ARG_MEM(h, 12, m->offsets); ALGO_ARG(h, 13, o_off); ALGO_ARG(h, 14, wide); ALGO_ARG(h, 15, nseg);
+        ALGO_ARG(h, 16, in_gap); ALGO_ARG(h, 17, out_gap);
         if (err != CL_SUCCESS)
             return clscan_fail(err, "clSetKernelArg failed: %s", clscan_error_string(err));
         if ((err = clscan_chain_launch(c, h, blocks, e->wg, 1)) != CL_SUCCESS ||
@@ -307,9 +313,12 @@ cl_int radix_engine_run(radix_engine *e, clscan_chain *c, const radix_job *j, cl
         ALGO_ARG_MEM(s, 4, v_src); ALGO_ARG(s, 5, v_src_o); ALGO_ARG_MEM(s, 6, v_dst); ALGO_ARG(s, 7, v_dst_off);
         ALGO_ARG_MEM(s, 8, i_src); ALGO_ARG(s, 9, i_src_o); ALGO_ARG_MEM(s, 10, i_dst); ALGO_ARG(s, 11, i_dst_off);
         ALGO_ARG(s, 12, mode); ALGO_ARG(s, 13, cnt); ALGO_ARG(s, 14, shift);
-        if (err == CL_SUCCESS) err = set_key_arg(e, s, 15, mask);
-        if (err == CL_SUCCESS) err = set_key_arg(e, s, 16, j->clamp);
+        if (err == CL_SUCCESS) err = radix_set_key_arg(e, s, 15, mask);
+        if (err == CL_SUCCESS) err = radix_set_key_arg(e, s, 16, j->clamp);
         ALGO_ARG_MEM(s, 17, e->counts); ALGO_ARG(s, 18, nb); ALGO_ARG(s, 19, flip);
+        ALGO_ARG(s, 20, seg_length); ALGO_ARG(s, 21, seg_blocks); ALGO_ARG_MEM(s, 22, m->first_block);
+        ALGO_ARG_MEM(s, 23, m->offsets); ALGO_ARG(s, 24, o_off); ALGO_ARG(s, 25, wide); ALGO_ARG(s, 26, nseg);
+        ALGO_ARG(s, 27, in_gap); ALGO_ARG(s, 28, out_gap);
         if (err != CL_SUCCESS)
             return clscan_fail(err, "clSetKernelArg failed: %s", clscan_error_string(err));
         if ((err = clscan_chain_launch(c, s, blocks, e->wg, 1)) != CL_SUCCESS)
@@ -321,68 +330,42 @@ cl_int radix_engine_run(radix_engine *e, clscan_chain *c, const radix_job *j, cl
         i_src = i_dst;
         i_src_off = (size_t)i_dst_off;
     }
-    *keys_res = k_out;
-    *keys_res_off = k_out_off;
     return err;
 }
 
-cl_int radix_engine_run_segmented(radix_engine *e, clscan_chain *c, const radix_job *j, const radix_segments *g)
+cl_int radix_engine_run(radix_engine *e, clscan_chain *c, const radix_job *j, cl_mem *keys_res, size_t *keys_res_off)
 {
-    const size_t n = j->count;
-    const cl_uint p = passes(j), begin = j->begin, flip = j->descending ? RADIX - 1 : 0, wide = (cl_uint)g->wide;
-    const cl_ulong below_end = j->bits >= 64 ? ~(cl_ulong)0 : ((cl_ulong)1 << j->bits) - 1;
-    const cl_ulong mask = below_end & ~(((cl_ulong)1 << j->begin) - 1);
+    const size_t n = j->count, blocks = radix_ceil_div(n, e->wg * e->items);
+    cl_mem k_out = j->keys_out ? j->keys_out : e->keys_spare;
+    const size_t k_out_off = j->keys_out ? j->keys_out_offset : 0;
     cl_mem k_src = j->keys_in, v_src = j->values_in;
-    cl_ulong k_src_off = j->keys_in_offset, v_src_off = j->values_in_offset;
+    size_t k_src_off = j->keys_in_offset, v_src_off = j->values_in_offset;
     cl_int err = CL_SUCCESS;
-    /* In place with one pass, that pass would write over keys of its segment not read yet: from
-     * a copy of the input (uniform segments: of its whole extent, gaps too, pitches kept;
-     * radix_engine_reserve made room for it). */
-    const size_t in_n = g->length ? (g->nsegments - 1) * g->in_pitch + g->length : n;
-    if (j->in_place && p == 1) {
-        err = clscan_chain_copy(c, j->keys_in, j->keys_in_offset * e->key_size, e->keys_tmp[0], 0,
-                                in_n * e->key_size, 1);
+
+    /* In place with one pass, that pass would write over its own input: sort from a copy. */
+    if (j->in_place && radix_passes(j) == 1) {
+        err = clscan_chain_copy(c, j->keys_in, j->keys_in_offset * e->key_size, e->keys_tmp[0], 0, n * e->key_size, 1);
         if (err == CL_SUCCESS && j->values_in)
             err = clscan_chain_copy(c, j->values_in, j->values_in_offset * e->value_size, e->values_tmp[0], 0,
-                                    in_n * e->value_size, 1);
-        if (err != CL_SUCCESS)
-            return err;
+                                    n * e->value_size, 1);
         k_src = e->keys_tmp[0];
         v_src = e->values_tmp[0];
         k_src_off = v_src_off = 0;
     }
-    /* Scratch of the passes before the last (none for one pass: its kernel never reads it). */
-    cl_mem kt0 = p >= 2 ? e->keys_tmp[0] : NULL, kt1 = p >= 3 ? e->keys_tmp[1] : NULL;
-    cl_mem vt0 = p >= 2 && j->values_in ? e->values_tmp[0] : NULL;
-    cl_mem vt1 = p >= 3 && j->values_in ? e->values_tmp[1] : NULL;
-    const cl_ulong k_dst_off = j->keys_out_offset, v_dst_off = j->values_out_offset, o_off = g->offsets_offset;
-    const cl_ulong nseg = g->nsegments, cnt = n;
-    /* One work-group per segment, up to 2^20 work-groups (each then takes every 2^20-th). */
-    const size_t groups = g->nsegments < ((size_t)1 << 20) ? g->nsegments : (size_t)1 << 20;
-    cl_kernel k = e->segmented;
-    ALGO_ARG_MEM(k, 0, k_src); ALGO_ARG(k, 1, k_src_off); ALGO_ARG_MEM(k, 2, j->keys_out); ALGO_ARG(k, 3, k_dst_off);
-    ALGO_ARG_MEM(k, 4, v_src); ALGO_ARG(k, 5, v_src_off); ALGO_ARG_MEM(k, 6, j->values_out);
-    ALGO_ARG(k, 7, v_dst_off); ALGO_ARG_MEM(k, 8, kt0); ALGO_ARG_MEM(k, 9, kt1); ALGO_ARG_MEM(k, 10, vt0);
-    ALGO_ARG_MEM(k, 11, vt1); ALGO_ARG_MEM(k, 12, g->offsets); ALGO_ARG(k, 13, o_off); ALGO_ARG(k, 14, wide);
-    ALGO_ARG(k, 15, nseg); ALGO_ARG(k, 16, cnt); ALGO_ARG(k, 17, begin); ALGO_ARG(k, 18, p);
-    if (err == CL_SUCCESS) err = set_key_arg(e, k, 19, mask);
-    ALGO_ARG(k, 20, flip);
-    const cl_uint via_tmp = j->in_place && p >= 2;   /* small segments in place: through scratch 0 */
-    ALGO_ARG(k, 21, via_tmp);
-    const cl_ulong length = g->length, in_pitch = g->in_pitch, out_pitch = g->out_pitch;
-    ALGO_ARG(k, 22, length);
-    ALGO_ARG(k, 23, in_pitch);
-    ALGO_ARG(k, 24, out_pitch);
-    if (err != CL_SUCCESS)
-        return clscan_fail(err, "clSetKernelArg failed: %s", clscan_error_string(err));
-    return clscan_chain_launch(c, k, groups, e->seg_wg, 1);
+    /* one segment of all the keys */
+    const radix_map m = {.seg_length = n, .seg_blocks = blocks, .nblocks = blocks};
+    if (err == CL_SUCCESS)
+        err = radix_engine_passes(e, c, j, &m, k_src, k_src_off, v_src, v_src_off, k_out, k_out_off);
+    *keys_res = k_out;
+    *keys_res_off = k_out_off;
+    return err;
 }
 
 cl_int radix_engine_transpose(radix_engine *e, clscan_chain *c, int values, cl_mem src, size_t src_offset,
                               size_t src_pitch, cl_mem dst, size_t dst_offset, size_t dst_pitch, size_t rows,
                               size_t cols)
 {
-    const size_t tiles_x = ceil_div(cols, e->tr_tile), tiles = ceil_div(rows, e->tr_tile) * tiles_x;
+    const size_t tiles_x = radix_ceil_div(cols, e->tr_tile), tiles = radix_ceil_div(rows, e->tr_tile) * tiles_x;
     const cl_ulong so = src_offset, sp = src_pitch, d_o = dst_offset, dp = dst_pitch, r = rows, cl = cols,
                    tx = tiles_x;
     cl_kernel k = values ? e->transpose_values : e->transpose_keys;

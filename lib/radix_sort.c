@@ -246,6 +246,8 @@ CLSCAN_API cl_int clscan_segmented_sort_enqueue(clscan_sorter *s, cl_command_que
     j.descending = s->descending;
     if (count)
         err = radix_engine_reserve(&s->engine, &j);
+    if (count && err == CL_SUCCESS)
+        err = radix_engine_reserve_segments(&s->engine, &j, &g);
     clscan_chain c;
     if (err == CL_SUCCESS && (err = clscan_chain_begin(&c, queue, nwait, wait, s->last_use, 1)) == CL_SUCCESS) {
         err = count ? radix_engine_run_segmented(&s->engine, &c, &j, &g) : clscan_chain_marker(&c);
@@ -377,6 +379,10 @@ CLSCAN_API cl_int clscan_axis_sort_enqueue(clscan_sorter *s, cl_command_queue qu
         if (!columns && j.in_place && r.count < in_ext)
             r.count = in_ext;
         err = radix_engine_reserve(e, &r);
+        const radix_segments g = {.nsegments = columns ? cols : rows, .length = columns ? rows : cols,
+                                  .in_pitch = columns ? rows : in_row_pitch, .out_pitch = columns ? rows : out_row_pitch};
+        if (err == CL_SUCCESS)
+            err = radix_engine_reserve_segments(e, &j, &g);
         if (err == CL_SUCCESS && columns)
             err = clscan_scratch_grow(e->context, &s->axis_keys, &s->axis_keys_cap, j.count * e->key_size);
         if (err == CL_SUCCESS && columns && e->value_size)

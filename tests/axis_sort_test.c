@@ -31,8 +31,13 @@ typedef struct shape {
 static const shape shapes[] = {
     {1, 1, 0},   {1, 1000, 0}, {1000, 1, 0}, {3, 5, 8},   {33, 65, 0},   {37, 100, 0},
     {100, 37, 0}, {31, 33, 0},  {32, 31, 0},  {33, 32, 0}, {5000, 3, 0}, {3, 5000, 0},
+    /* lines of more than 2^16 keys: the passes over the whole array, each line in blocks of its own */
+    {2, 70001, 0}, {70001, 2, 0},
 };
 #define NSHAPES (int)(sizeof shapes / sizeof shapes[0])
+/* The GPUs' tuning, where lines of more than 4096 keys take the passes over the whole array. */
+static const shape gpu_shapes[] = {{3, 5000, 0}, {5000, 3, 0}, {2, 4097, 9000}, {4, 300, 0}, {1, 12000, 0}};
+#define NGPU_SHAPES (int)(sizeof gpu_shapes / sizeof gpu_shapes[0])
 
 enum { GUARD = 5 };
 
@@ -198,18 +203,17 @@ static bool check_case(bool with_values, bool few_keys, bool descending, clscan_
     return ok;
 }
 
-/* _i: bit 0 values (uint32 keys) or keys alone (uint16), bit 1 descending. */
-START_TEST(lines_match_a_stable_sort)
+/* Every shape of the list along both axes, in place or not, random or few keys. */
+static void check_shapes(const shape *list, int nshapes, bool with_values, bool descending)
 {
-    const bool with_values = _i & 1, descending = _i & 2;
     tu_tally t = {0};
-    for (int sh = 0; sh < NSHAPES; ++sh)
+    for (int sh = 0; sh < nshapes; ++sh)
         for (int axis = 0; axis < 2; ++axis)
             for (int in_place = 0; in_place < 2; ++in_place)
                 for (int few = 0; few < 2; ++few) {
                     char msg[1024];
                     t.run++;
-                    if (!check_case(with_values, few, descending, (clscan_axis)axis, &shapes[sh], in_place, msg,
+                    if (!check_case(with_values, few, descending, (clscan_axis)axis, &list[sh], in_place, msg,
                                     sizeof msg)) {
                         if (t.failed++ == 0)
                             snprintf(t.first, sizeof t.first, "%s", msg);
@@ -217,6 +221,29 @@ START_TEST(lines_match_a_stable_sort)
                     }
                 }
     TU_TALLY_ASSERT(&t);
+}
+
+/* _i: bit 0 values (uint32 keys) or keys alone (uint16), bit 1 descending. */
+START_TEST(lines_match_a_stable_sort)
+{
+    check_shapes(shapes, NSHAPES, _i & 1, _i & 2);
+}
+END_TEST
+
+START_TEST(lines_with_the_gpu_tuning)
+{
+    clscan_sorter *s32 = sorter32, *s16 = sorter16;
+    cl_int err;
+    setenv("CLSCAN_DEVELOP", "policy=gpu", 1);
+    sorter32 = clscan_sorter_create(tu.context, tu.device, CLSCAN_UINT32, 4, &err);
+    sorter16 = clscan_sorter_create(tu.context, tu.device, CLSCAN_UINT16, 0, &err);
+    unsetenv("CLSCAN_DEVELOP");
+    ck_assert_msg(sorter32 && sorter16, "clscan_sorter_create: %s", clscan_last_error());
+    check_shapes(gpu_shapes, NGPU_SHAPES, _i & 1, _i & 2);
+    clscan_sorter_release(sorter32);
+    clscan_sorter_release(sorter16);
+    sorter32 = s32;
+    sorter16 = s16;
 }
 END_TEST
 
@@ -337,6 +364,7 @@ int main(void)
     TCase *tc = tcase_create("shapes");
     tcase_set_timeout(tc, 0);
     tcase_add_loop_test(tc, lines_match_a_stable_sort, 0, 4);
+    tcase_add_loop_test(tc, lines_with_the_gpu_tuning, 0, 4);
     suite_add_tcase(s, tc);
     tc = tcase_create("empty and bad input");
     tcase_set_timeout(tc, 0);

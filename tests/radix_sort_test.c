@@ -501,8 +501,11 @@ END_TEST
 /* ---- Segmented sorts ---------------------------------------------------------------------- */
 
 /* Segment lengths: SMALL 0 ... 40 (a quarter empty), MIXED up to 1000 with some of several
- * chunks (5000 ... 9000), HUGE one segment of 20000 between empty ones. */
-enum seg_shape { SEG_SMALL, SEG_MIXED, SEG_HUGE };
+ * chunks (5000 ... 9000), HUGE one segment of 20000 between empty ones, LONG every third of
+ * 70000 ... 90000 (past the CPUs' limit of the one-work-group kernel: the passes over the whole
+ * array) between segments of 0 ... 40. */
+enum seg_shape { SEG_SMALL, SEG_MIXED, SEG_HUGE, SEG_LONG };
+static const char *const seg_shape_names[] = {"small", "mixed", "huge", "long"};
 
 typedef struct gcase {
     clscan_type type;
@@ -530,6 +533,8 @@ static bool run_seg_case(const gcase *c, char *msg, size_t msgsize)
             len = tu_rand_below(4) == 0 ? 0 : (size_t)tu_rand_below(41);
         else if (c->shape == SEG_MIXED)
             len = tu_rand_below(8) == 0 ? 5000 + (size_t)tu_rand_below(4001) : (size_t)tu_rand_below(1001);
+        else if (c->shape == SEG_LONG)
+            len = i % 3 == 1 ? 70000 + (size_t)tu_rand_below(20001) : (size_t)tu_rand_below(41);
         else
             len = i == ns / 2 ? 20000 : 0;
         offs[i + 1] = offs[i] + len;
@@ -630,8 +635,8 @@ static bool run_seg_case(const gcase *c, char *msg, size_t msgsize)
         ck_assert_msg(ok_, "[seed %llu] %s segmented sort of %zu %s segments of %s keys (%s), values of %zu " \
                       "bytes, key bits %u ... %u, %s offsets%s%s: %s", (unsigned long long)tu_seed,         \
                       g_.descending ? "descending" : "ascending", g_.nsegments,                            \
-                      g_.shape == SEG_SMALL ? "small" : g_.shape == SEG_MIXED ? "mixed" : "huge",           \
-                      tu_type_name(g_.type), pattern_names[g_.pattern], g_.value_size, g_.begin, g_.bits,   \
+                      seg_shape_names[g_.shape], tu_type_name(g_.type), pattern_names[g_.pattern],           \
+                      g_.value_size, g_.begin, g_.bits,                                                     \
                       g_.wide ? "64-bit" : "32-bit", g_.in_place ? ", in place" : "",                        \
                       g_.broken ? ", broken offsets" : "", m_);                                              \
     } while (0)
@@ -663,6 +668,12 @@ START_TEST(segments_with_ranges_and_huge_segments)
     CHECK_SEG(.type = CLSCAN_UINT16, .value_size = 4, .pattern = DUPLICATES, .nsegments = 5, .shape = SEG_HUGE);
     CHECK_SEG(.type = CLSCAN_INT32, .value_size = 4, .descending = 1, .pattern = RANDOM, .nsegments = 7,
               .shape = SEG_HUGE, .in_place = 1);
+    /* Long segments among short ones: both kernels in one call (1, 4 and 8 passes). */
+    CHECK_SEG(.type = CLSCAN_UINT32, .value_size = 4, .pattern = RANDOM, .nsegments = 7, .shape = SEG_LONG);
+    CHECK_SEG(.type = CLSCAN_UINT8, .value_size = 4, .begin = 3, .bits = 5, .pattern = DUPLICATES, .nsegments = 6,
+              .shape = SEG_LONG, .in_place = 1);
+    CHECK_SEG(.type = CLSCAN_INT64, .descending = 1, .pattern = RANDOM, .nsegments = 5, .shape = SEG_LONG,
+              .wide = 1, .in_place = 1);
     /* 30000 segments of 0 ... 40 keys */
     CHECK_SEG(.type = CLSCAN_FLOAT, .value_size = 4, .pattern = SPECIAL, .nsegments = 30000, .shape = SEG_SMALL);
     /* Offsets that break the rules: the call stays within its ranges. */
@@ -673,7 +684,8 @@ START_TEST(segments_with_ranges_and_huge_segments)
 END_TEST
 
 /* The GPUs' segmented kernel (64 work-items x 8 keys per chunk; segments of 33 ... 4096 keys, 2048
- * of 8-byte keys, in a bitonic sort in local memory) on the CPU. */
+ * of 8-byte keys, in a bitonic sort in local memory; longer ones by the passes over the whole
+ * array, 256 x 16 keys per block) on the CPU. */
 START_TEST(segments_with_the_gpu_tuning)
 {
     setenv("CLSCAN_DEVELOP", "policy=gpu", 1);
@@ -697,6 +709,9 @@ START_TEST(segments_with_the_gpu_tuning)
               .shape = SEG_MIXED, .use = d, .in_place = 1);
     CHECK_SEG(.type = CLSCAN_UINT8, .begin = 3, .bits = 8, .pattern = DUPLICATES, .nsegments = 12, .shape = SEG_MIXED,
               .use = b);
+    CHECK_SEG(.type = CLSCAN_UINT32, .value_size = 4, .pattern = RANDOM, .nsegments = 5, .shape = SEG_LONG, .use = f);
+    CHECK_SEG(.type = CLSCAN_INT16, .descending = 1, .pattern = DUPLICATES, .nsegments = 4, .shape = SEG_LONG,
+              .use = h, .wide = 1);
     clscan_sorter_release(f);
     clscan_sorter_release(h);
     clscan_sorter_release(d);

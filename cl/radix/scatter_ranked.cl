@@ -18,18 +18,19 @@ void clscan_radix_scatter_ranked(__global const K *keys_in, ulong keys_in_offset
                                  __global VW *values_out, ulong values_out_offset, __global const uint *index_in,
                                  ulong index_in_offset, __global uint *index_out, ulong index_out_offset,
                                  uint index_mode, ulong count, uint shift, K mask, K clamp,
-                                 __global const uint *offsets, uint nblocks, uint flip)
+                                 __global const uint *offsets, uint nblocks, uint flip, BLOCK_MAP_PARAMS)
 {
     __local uint counts_of[NWARPS * RADIX];    /* (warp, digit): keys ranked so far; then offsets */
     __local uint scratch[2 * NWARPS * RADIX];  /* two sets of (warp, digit) lane masks; the scan's buffer */
     __local uint dest[RADIX];
     __local ushort order[TILE];                /* order[rank in block] = position in block */
-    const uint li = get_local_id(0), g = get_group_id(0);
+    const uint li = get_local_id(0);
     const uint w = li / 32, lane = li % 32;
     const uint below = (1u << lane) - 1u;      /* lanes under this one */
-    const ulong base = (ulong)g * TILE;
-    const uint in_block = count - base < TILE ? (uint)(count - base) : TILE;
-    __global const K *in = keys_in + keys_in_offset;
+    const radix_block b = block_of(get_group_id(0), nblocks, count, BLOCK_MAP_ARGS);
+    const uint in_block = b.n;
+    const ulong from = b.begin + b.seg * in_gap, to = b.seg * out_gap;
+    __global const K *in = keys_in + keys_in_offset + from;
     __local uint *mine = counts_of + w * RADIX;
 
     for (uint j = li; j < NWARPS * RADIX; j += CLSCAN_WG)
@@ -43,7 +44,7 @@ void clscan_radix_scatter_ranked(__global const K *keys_in, ulong keys_in_offset
     const uint first = w * 32 * CLSCAN_ITEMS + lane;
     for (uint r = 0; r < CLSCAN_ITEMS; ++r) {
         const uint pos = first + 32 * r;
-        const uint d = pos < in_block ? digit_of(in[base + pos], shift, mask, clamp, flip) : NOT_A_DIGIT;
+        const uint d = pos < in_block ? digit_of(in[pos], shift, mask, clamp, flip) : NOT_A_DIGIT;
         digit[r] = d;
         /* Two sets of masks in turn: a round's masks are cleared while the next round fills
          * the other set, so two barriers per round suffice. */
@@ -75,7 +76,7 @@ void clscan_radix_scatter_ranked(__global const K *keys_in, ulong keys_in_offset
     for (uint v = 0; v < NWARPS; ++v)
         counts_of[v * RADIX + li] += start;
     if (run)
-        dest[li] = offsets[(ulong)li * nblocks + g] - start;
+        dest[li] = offsets[b.slot0 + (ulong)li * b.stride] + ((uint)b.seg_begin - offsets[b.seg_slot]) - start;
     barrier(CLK_LOCAL_MEM_FENCE);
     for (uint r = 0; r < CLSCAN_ITEMS; ++r)
         if (digit[r] < RADIX)
@@ -84,11 +85,13 @@ void clscan_radix_scatter_ranked(__global const K *keys_in, ulong keys_in_offset
 
     /* Ranks li, li + CLSCAN_WG, ...: neighbours write neighbouring addresses within a digit. */
     for (uint rk = li; rk < in_block; rk += CLSCAN_WG) {
-        const ulong i = base + order[rk];
+        const uint i = order[rk];
         const K k = in[i];
-        move_element(i, dest[digit_of(k, shift, mask, clamp, flip)] + rk, k, keys_out + keys_out_offset,
-                     values_in + values_in_offset * CLSCAN_VALUE_WORDS,
-                     values_out + values_out_offset * CLSCAN_VALUE_WORDS, index_in + index_in_offset,
-                     index_out + index_out_offset, index_mode);
+        const uint p = dest[digit_of(k, shift, mask, clamp, flip)] + rk;
+        if (p < count)   /* always, with offsets that keep the rules */
+            move_element(from + i, p, k, keys_out + keys_out_offset + to,
+                         values_in + values_in_offset * CLSCAN_VALUE_WORDS,
+                         values_out + (values_out_offset + to) * CLSCAN_VALUE_WORDS, index_in + index_in_offset,
+                         index_out + index_out_offset, index_mode);
     }
 }

@@ -9,19 +9,20 @@ void clscan_radix_scatter_table(__global const K *keys_in, ulong keys_in_offset,
                                 __global VW *values_out, ulong values_out_offset, __global const uint *index_in,
                                 ulong index_in_offset, __global uint *index_out, ulong index_out_offset,
                                 uint index_mode, ulong count, uint shift, K mask, K clamp,
-                                __global const uint *offsets, uint nblocks, uint flip)
+                                __global const uint *offsets, uint nblocks, uint flip, BLOCK_MAP_PARAMS)
 {
     __local count_t table[CELL(RADIX * CLSCAN_WG)];
     __local uint seg[CLSCAN_WG];
     __local uint dest[RADIX];
-    const uint li = get_local_id(0), g = get_group_id(0);
-    const ulong first = (ulong)g * TILE + (ulong)li * CLSCAN_ITEMS;
-    __global const K *in = keys_in + keys_in_offset;
+    const uint li = get_local_id(0), first = li * CLSCAN_ITEMS;
+    const radix_block b = block_of(get_group_id(0), nblocks, count, BLOCK_MAP_ARGS);
+    __global const K *in = keys_in + keys_in_offset + b.seg * in_gap + b.begin;
+    const ulong from = b.begin + b.seg * in_gap, to = b.seg * out_gap;   /* the values' moves */
 
     for (uint d = 0; d < RADIX; ++d)
         table[CELL(d * CLSCAN_WG + li)] = 0;
     for (uint r = 0; r < CLSCAN_ITEMS; ++r)
-        if (first + r < count)
+        if (first + r < b.n)
             table[CELL(digit_of(in[first + r], shift, mask, clamp, flip) * CLSCAN_WG + li)] += 1;
     barrier(CLK_LOCAL_MEM_FENCE);
 
@@ -44,20 +45,23 @@ void clscan_radix_scatter_table(__global const K *keys_in, ulong keys_in_offset,
 
     /* dest[d]: where the block's keys of digit d start in the output, less their start in the
      * block's order (entry (d, 0)); unsigned arithmetic wraps back when the rank is added. */
-    for (uint d = li; d < RADIX; d += CLSCAN_WG)
-        dest[d] = offsets[(ulong)d * nblocks + g] - table[CELL(d * CLSCAN_WG)];
+    const uint seg_shift = b.n ? (uint)b.seg_begin - offsets[b.seg_slot] : 0;
+    for (uint d = li; d < RADIX && b.n; d += CLSCAN_WG)
+        dest[d] = offsets[b.slot0 + (ulong)d * b.stride] + seg_shift - table[CELL(d * CLSCAN_WG)];
     barrier(CLK_LOCAL_MEM_FENCE);
 
     for (uint r = 0; r < CLSCAN_ITEMS; ++r) {
-        const ulong i = first + r;
-        if (i < count) {
+        const uint i = first + r;
+        if (i < b.n) {
             const K k = in[i];
             const uint d = digit_of(k, shift, mask, clamp, flip), x = CELL(d * CLSCAN_WG + li);
             const uint p = dest[d] + table[x];
             table[x] += 1;
-            move_element(i, p, k, keys_out + keys_out_offset, values_in + values_in_offset * CLSCAN_VALUE_WORDS,
-                         values_out + values_out_offset * CLSCAN_VALUE_WORDS, index_in + index_in_offset,
-                         index_out + index_out_offset, index_mode);
+            if (p < count)   /* always, with offsets that keep the rules */
+                move_element(from + i, p, k, keys_out + keys_out_offset + to,
+                             values_in + values_in_offset * CLSCAN_VALUE_WORDS,
+                             values_out + (values_out_offset + to) * CLSCAN_VALUE_WORDS, index_in + index_in_offset,
+                             index_out + index_out_offset, index_mode);
         }
     }
 }

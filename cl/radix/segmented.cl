@@ -16,6 +16,8 @@
  *   digit keep their input order: stable.  A pass reads what the previous one wrote through the
  *   same work-group (the barriers' global fence orders them); pass p writes the outputs when it
  *   is the last, else scratch p % 2.
+ * Segments of more than `above` keys are left to the passes over the whole array
+ * (radix/blocks.cl), which sort all of them at once.
  * Offsets are 4 or 8 bytes wide and clamped to count (offsets that break the rules give
  * unspecified results, within the buffers).
  *   Uniform segments (length > 0, no offsets: the rows of a 2-D array, clscan_axis_sort_enqueue):
@@ -94,7 +96,7 @@ void clscan_radix_segmented(__global const K *keys_in, ulong keys_in_offset, __g
                             __global K *keys_tmp1, __global VW *values_tmp0, __global VW *values_tmp1,
                             __global const uint *offsets_buf, ulong offsets_offset, uint wide, ulong nsegments,
                             ulong count, uint begin, uint passes, K mask, uint flip, uint via_tmp, ulong length,
-                            ulong in_pitch, ulong out_pitch)
+                            ulong in_pitch, ulong out_pitch, ulong above)
 {
     __local count_t table[CELL(RADIX * CLSCAN_SEG_WG)] __attribute__((aligned(8)));
     __local uint seg[CLSCAN_SEG_WG];
@@ -109,6 +111,8 @@ void clscan_radix_segmented(__global const K *keys_in, ulong keys_in_offset, __g
         const ulong first = length ? s * length : seg_offset(offsets, wide, s, count);
         const ulong end = length ? first + length : max(seg_offset(offsets, wide, s + 1, count), first);
         const ulong n = end - first;
+        if (n > above)   /* the passes over the whole array sort it (radix/blocks.cl) */
+            continue;
         /* The segment's inputs and outputs, indexed as the scratch (uniform segments: moved by
          * the gaps before them; 0 otherwise). */
         const ulong in_at = length ? s * (in_pitch - length) : 0, out_at = length ? s * (out_pitch - length) : 0;
