@@ -9,6 +9,11 @@ void clscan_radix_histogram_columns(__global const K *keys, ulong keys_offset, u
     const uint li = get_local_id(0), first = li * CLSCAN_ITEMS;
     const radix_block b = block_of(get_group_id(0), nblocks, count, BLOCK_MAP_ARGS);
     __global const K *in = keys + keys_offset + b.seg * in_gap + b.begin;
+    if (b.n == 0) {   /* the whole work-group: no barrier below is reached by some only */
+        for (uint d = li; d < RADIX && b.stride; d += CLSCAN_WG)
+            counts[b.slot0 + (ulong)d * b.stride] = 0;
+        return;
+    }
     for (uint d = 0; d < RADIX; ++d)
         table[CELL(d * CLSCAN_WG + li)] = 0;
     if (b.n == TILE) {

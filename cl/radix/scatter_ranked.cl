@@ -31,6 +31,8 @@ void clscan_radix_scatter_ranked(__global const K *keys_in, ulong keys_in_offset
     const uint in_block = b.n;
     const ulong from = b.begin + b.seg * in_gap, to = b.seg * out_gap;
     __global const K *in = keys_in + keys_in_offset + from;
+    if (b.n == 0)   /* the whole work-group: no barrier below is reached by some only */
+        return;
     __local uint *mine = counts_of + w * RADIX;
 
     for (uint j = li; j < NWARPS * RADIX; j += CLSCAN_WG)

@@ -18,6 +18,8 @@ void clscan_radix_scatter_table(__global const K *keys_in, ulong keys_in_offset,
     const radix_block b = block_of(get_group_id(0), nblocks, count, BLOCK_MAP_ARGS);
     __global const K *in = keys_in + keys_in_offset + b.seg * in_gap + b.begin;
     const ulong from = b.begin + b.seg * in_gap, to = b.seg * out_gap;   /* the values' moves */
+    if (b.n == 0)   /* the whole work-group: no barrier below is reached by some only */
+        return;
 
     for (uint d = 0; d < RADIX; ++d)
         table[CELL(d * CLSCAN_WG + li)] = 0;
