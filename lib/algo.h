@@ -34,7 +34,9 @@ typedef struct radix_engine {
     size_t seg_global;           /* longer segments: the passes over the whole array (radix/blocks.cl) */
     size_t tr_tile, tr_wg;       /* the transposes' tiles (tr_tile^2 elements) and work-groups (radix/transpose.cl) */
     cl_program program;
-    cl_kernel histogram, scatter, bucket_offsets, segmented, segment_blocks, transpose_keys, transpose_values;
+    cl_kernel histogram, scatter;                    /* the passes over the whole array */
+    cl_kernel histogram_segments, scatter_segments;  /* the same over segments (radix/blocks.cl) */
+    cl_kernel bucket_offsets, segmented, segment_blocks, transpose_keys, transpose_values;
     clscan_plan *scan;
     /* scratch: the counts, the bucketer's keys when it is not given keys_out, and two sets of
      * keys, values and indices that the passes before the last alternate between */

@@ -115,13 +115,16 @@ static void release_program(radix_engine *e)
 {
     if (e->histogram) clReleaseKernel(e->histogram);
     if (e->scatter) clReleaseKernel(e->scatter);
+    if (e->histogram_segments) clReleaseKernel(e->histogram_segments);
+    if (e->scatter_segments) clReleaseKernel(e->scatter_segments);
     if (e->bucket_offsets) clReleaseKernel(e->bucket_offsets);
     if (e->segmented) clReleaseKernel(e->segmented);
     if (e->segment_blocks) clReleaseKernel(e->segment_blocks);
     if (e->transpose_keys) clReleaseKernel(e->transpose_keys);
     if (e->transpose_values) clReleaseKernel(e->transpose_values);
     if (e->program) clReleaseProgram(e->program);
-    e->histogram = e->scatter = e->bucket_offsets = e->segmented = e->segment_blocks = NULL;
+    e->histogram = e->scatter = e->histogram_segments = e->scatter_segments = NULL;
+    e->bucket_offsets = e->segmented = e->segment_blocks = NULL;
     e->transpose_keys = e->transpose_values = NULL;
     e->program = NULL;
 }
@@ -172,6 +175,14 @@ static cl_int build(const char *fn, radix_engine *e, int key_order)
         err = clscan_kernel_create(fn, e->program, e->device, &e->info,
                                    e->ranked ? "clscan_radix_scatter_ranked" : "clscan_radix_scatter_table", e->wg,
                                    &e->scatter);
+    if (err == CL_SUCCESS)
+        err = clscan_kernel_create(fn, e->program, e->device, &e->info,
+                                   gpu ? "clscan_radix_histogram_atomic_segments" : "clscan_radix_histogram_columns_segments",
+                                   e->wg, &e->histogram_segments);
+    if (err == CL_SUCCESS)
+        err = clscan_kernel_create(fn, e->program, e->device, &e->info,
+                                   e->ranked ? "clscan_radix_scatter_ranked_segments" : "clscan_radix_scatter_table_segments",
+                                   e->wg, &e->scatter_segments);
     if (err == CL_SUCCESS)
         err = clscan_kernel_create(fn, e->program, e->device, &e->info, "clscan_bucket_offsets", 1, &e->bucket_offsets);
     if (err == CL_SUCCESS)
@@ -269,6 +280,18 @@ cl_int radix_set_key_arg(radix_engine *e, cl_kernel k, cl_uint i, cl_ulong v)
     }
 }
 
+/* The segments' kernel arguments from `first` on (radix/blocks.cl's BLOCK_MAP_PARAMS). */
+static cl_int set_map_args(cl_kernel k, cl_uint first, const radix_map *m, cl_ulong in_gap, cl_ulong out_gap)
+{
+    const cl_ulong seg_length = m->seg_length, o_off = m->offsets_offset, nseg = m->nsegments;
+    const cl_uint seg_blocks = (cl_uint)m->seg_blocks, wide = (cl_uint)m->wide;
+    cl_int err = CL_SUCCESS;
+    ALGO_ARG(k, first, seg_length); ALGO_ARG(k, first + 1, seg_blocks); ALGO_ARG_MEM(k, first + 2, m->first_block);
+    ALGO_ARG_MEM(k, first + 3, m->offsets); ALGO_ARG(k, first + 4, o_off); ALGO_ARG(k, first + 5, wide);
+    ALGO_ARG(k, first + 6, nseg); ALGO_ARG(k, first + 7, in_gap); ALGO_ARG(k, first + 8, out_gap);
+    return err;
+}
+
 cl_int radix_engine_passes(radix_engine *e, clscan_chain *c, const radix_job *j, const radix_map *m, cl_mem k_src,
                           size_t k_src_off, cl_mem v_src, size_t v_src_off, cl_mem k_out, size_t k_out_off)
 {
@@ -277,8 +300,8 @@ cl_int radix_engine_passes(radix_engine *e, clscan_chain *c, const radix_job *j,
     const cl_ulong below_end = j->bits >= 64 ? ~(cl_ulong)0 : ((cl_ulong)1 << j->bits) - 1;
     const cl_ulong mask = below_end & ~(((cl_ulong)1 << j->begin) - 1);   /* bits [begin, bits) */
     const cl_uint flip = j->descending ? RADIX - 1 : 0;
-    const cl_ulong seg_length = m->seg_length, o_off = m->offsets_offset, nseg = m->nsegments;
-    const cl_uint seg_blocks = (cl_uint)m->seg_blocks, wide = (cl_uint)m->wide;
+    /* one segment of all the keys: the kernels without segments */
+    const int whole = !m->first_block && m->seg_length == n && !m->in_gap && !m->out_gap;
     cl_int err = CL_SUCCESS;
     cl_mem i_src = NULL;   /* permutations move like the keys */
     size_t i_src_off = 0;
@@ -296,14 +319,13 @@ cl_int radix_engine_passes(radix_engine *e, clscan_chain *c, const radix_job *j,
         /* rows with pitches: the first pass reads, the last writes, with the gaps */
         const cl_ulong in_gap = pass == 0 ? m->in_gap : 0, out_gap = last ? m->out_gap : 0;
 
-        cl_kernel h = e->histogram, s = e->scatter;
+        cl_kernel h = whole ? e->histogram : e->histogram_segments, s = whole ? e->scatter : e->scatter_segments;
         ALGO_ARG_MEM(h, 0, k_src); ALGO_ARG(h, 1, k_src_o); ALGO_ARG(h, 2, cnt); ALGO_ARG(h, 3, shift);
         if (err == CL_SUCCESS) err = radix_set_key_arg(e, h, 4, mask);
         if (err == CL_SUCCESS) err = radix_set_key_arg(e, h, 5, j->clamp);
         ALGO_ARG_MEM(h, 6, e->counts); ALGO_ARG(h, 7, nb); ALGO_ARG(h, 8, flip);
-        ALGO_ARG(h, 9, seg_length); ALGO_ARG(h, 10, seg_blocks); ALGO_ARG_MEM(h, 11, m->first_block);
-        ALGO_ARG_MEM(h, 12, m->offsets); ALGO_ARG(h, 13, o_off); ALGO_ARG(h, 14, wide); ALGO_ARG(h, 15, nseg);
-        ALGO_ARG(h, 16, in_gap); ALGO_ARG(h, 17, out_gap);
+        if (!whole && err == CL_SUCCESS)
+            err = set_map_args(h, 9, m, in_gap, out_gap);
         if (err != CL_SUCCESS)
             return clscan_fail(err, "clSetKernelArg failed: %s", clscan_error_string(err));
         if ((err = clscan_chain_launch(c, h, blocks, e->wg, 1)) != CL_SUCCESS ||
@@ -316,9 +338,8 @@ cl_int radix_engine_passes(radix_engine *e, clscan_chain *c, const radix_job *j,
         if (err == CL_SUCCESS) err = radix_set_key_arg(e, s, 15, mask);
         if (err == CL_SUCCESS) err = radix_set_key_arg(e, s, 16, j->clamp);
         ALGO_ARG_MEM(s, 17, e->counts); ALGO_ARG(s, 18, nb); ALGO_ARG(s, 19, flip);
-        ALGO_ARG(s, 20, seg_length); ALGO_ARG(s, 21, seg_blocks); ALGO_ARG_MEM(s, 22, m->first_block);
-        ALGO_ARG_MEM(s, 23, m->offsets); ALGO_ARG(s, 24, o_off); ALGO_ARG(s, 25, wide); ALGO_ARG(s, 26, nseg);
-        ALGO_ARG(s, 27, in_gap); ALGO_ARG(s, 28, out_gap);
+        if (!whole && err == CL_SUCCESS)
+            err = set_map_args(s, 20, m, in_gap, out_gap);
         if (err != CL_SUCCESS)
             return clscan_fail(err, "clSetKernelArg failed: %s", clscan_error_string(err));
         if ((err = clscan_chain_launch(c, s, blocks, e->wg, 1)) != CL_SUCCESS)

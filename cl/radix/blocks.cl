@@ -40,6 +40,18 @@ inline ulong block_offset(__global const uint *offsets, ulong offsets_offset, ui
     return min(o, count);
 }
 
+/* Block g of the whole array (the plain sort). */
+inline radix_block block_whole(uint g, uint nblocks, ulong count)
+{
+    radix_block b;
+    b.seg = b.seg_begin = b.seg_slot = 0;
+    b.begin = (ulong)g * TILE;
+    b.n = (uint)min((ulong)TILE, count - b.begin);
+    b.slot0 = g;
+    b.stride = nblocks;
+    return b;
+}
+
 inline radix_block block_of(uint g, uint nblocks, ulong count, ulong seg_length, uint seg_blocks,
                             __global const uint *first_block, __global const uint *seg_offsets,
                             ulong seg_offsets_offset, uint seg_wide, ulong nsegments)

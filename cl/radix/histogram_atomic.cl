@@ -1,12 +1,8 @@
 /* Digit histograms with local atomics on one histogram per work-group (GPUs); the keys are read
  * strided (coalesced): the histogram does not care about their order. */
-__kernel __attribute__((reqd_work_group_size(CLSCAN_WG, 1, 1)))
-void clscan_radix_histogram_atomic(__global const K *keys, ulong keys_offset, ulong count, uint shift, K mask,
-                                   K clamp, __global uint *counts, uint nblocks, uint flip, BLOCK_MAP_PARAMS)
+inline void radix_histogram_atomic(HISTOGRAM_PARAMS, radix_block b, ulong in_gap, __local uint *hist)
 {
-    __local uint hist[RADIX];
     const uint li = get_local_id(0);
-    const radix_block b = block_of(get_group_id(0), nblocks, count, BLOCK_MAP_ARGS);
     __global const K *in = keys + keys_offset + b.seg * in_gap + b.begin;
     if (b.n == 0) {   /* the whole work-group: no barrier below is reached by some only */
         for (uint d = li; d < RADIX && b.stride; d += CLSCAN_WG)
@@ -29,4 +25,19 @@ void clscan_radix_histogram_atomic(__global const K *keys, ulong keys_offset, ul
     barrier(CLK_LOCAL_MEM_FENCE);
     for (uint d = li; d < RADIX && b.stride; d += CLSCAN_WG)
         counts[b.slot0 + (ulong)d * b.stride] = hist[d];
+}
+
+__kernel __attribute__((reqd_work_group_size(CLSCAN_WG, 1, 1)))
+void clscan_radix_histogram_atomic(HISTOGRAM_PARAMS)
+{
+    __local uint hist[RADIX];
+    radix_histogram_atomic(HISTOGRAM_ARGS, block_whole(get_group_id(0), nblocks, count), 0, hist);
+}
+
+__kernel __attribute__((reqd_work_group_size(CLSCAN_WG, 1, 1)))
+void clscan_radix_histogram_atomic_segments(HISTOGRAM_PARAMS, BLOCK_MAP_PARAMS)
+{
+    __local uint hist[RADIX];
+    radix_histogram_atomic(HISTOGRAM_ARGS, block_of(get_group_id(0), nblocks, count, BLOCK_MAP_ARGS), in_gap,
+                           hist);
 }

@@ -1,13 +1,9 @@
 /* Digit histograms without atomics (CPUs, where local atomics are locked instructions): each
  * work-item counts into its own column of a (digit, work-item) table, then the columns are
  * summed. */
-__kernel __attribute__((reqd_work_group_size(CLSCAN_WG, 1, 1)))
-void clscan_radix_histogram_columns(__global const K *keys, ulong keys_offset, ulong count, uint shift, K mask,
-                                    K clamp, __global uint *counts, uint nblocks, uint flip, BLOCK_MAP_PARAMS)
+inline void radix_histogram_columns(HISTOGRAM_PARAMS, radix_block b, ulong in_gap, __local count_t *table)
 {
-    __local count_t table[CELL(RADIX * CLSCAN_WG)];
     const uint li = get_local_id(0), first = li * CLSCAN_ITEMS;
-    const radix_block b = block_of(get_group_id(0), nblocks, count, BLOCK_MAP_ARGS);
     __global const K *in = keys + keys_offset + b.seg * in_gap + b.begin;
     if (b.n == 0) {   /* the whole work-group: no barrier below is reached by some only */
         for (uint d = li; d < RADIX && b.stride; d += CLSCAN_WG)
@@ -31,4 +27,19 @@ void clscan_radix_histogram_columns(__global const K *keys, ulong keys_offset, u
             sum += table[CELL(d * CLSCAN_WG + w)];
         counts[b.slot0 + (ulong)d * b.stride] = sum;
     }
+}
+
+__kernel __attribute__((reqd_work_group_size(CLSCAN_WG, 1, 1)))
+void clscan_radix_histogram_columns(HISTOGRAM_PARAMS)
+{
+    __local count_t table[CELL(RADIX * CLSCAN_WG)];
+    radix_histogram_columns(HISTOGRAM_ARGS, block_whole(get_group_id(0), nblocks, count), 0, table);
+}
+
+__kernel __attribute__((reqd_work_group_size(CLSCAN_WG, 1, 1)))
+void clscan_radix_histogram_columns_segments(HISTOGRAM_PARAMS, BLOCK_MAP_PARAMS)
+{
+    __local count_t table[CELL(RADIX * CLSCAN_WG)];
+    radix_histogram_columns(HISTOGRAM_ARGS, block_of(get_group_id(0), nblocks, count, BLOCK_MAP_ARGS), in_gap,
+                            table);
 }

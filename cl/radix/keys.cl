@@ -65,3 +65,20 @@ inline void move_element(ulong i, uint p, K k, __global K *keys_out, __global co
     if (index_mode)
         index_out[p] = index_mode == 1 ? (uint)i : index_in[i];
 }
+
+/* The parameters of the histograms and scatters (each a kernel over the whole array and one over
+ * segments, radix/blocks.cl, on one body). */
+#define HISTOGRAM_PARAMS                                                                                    \
+    __global const K *keys, ulong keys_offset, ulong count, uint shift, K mask, K clamp, __global uint *counts, \
+        uint nblocks, uint flip
+#define HISTOGRAM_ARGS keys, keys_offset, count, shift, mask, clamp, counts, nblocks, flip
+#define SCATTER_PARAMS                                                                                      \
+    __global const K *keys_in, ulong keys_in_offset, __global K *keys_out, ulong keys_out_offset,           \
+        __global const VW *values_in, ulong values_in_offset, __global VW *values_out, ulong values_out_offset, \
+        __global const uint *index_in, ulong index_in_offset, __global uint *index_out, ulong index_out_offset, \
+        uint index_mode, ulong count, uint shift, K mask, K clamp, __global const uint *offsets, uint nblocks, \
+        uint flip
+#define SCATTER_ARGS                                                                                        \
+    keys_in, keys_in_offset, keys_out, keys_out_offset, values_in, values_in_offset, values_out,            \
+        values_out_offset, index_in, index_in_offset, index_out, index_out_offset, index_mode, count, shift, mask, \
+        clamp, offsets, nblocks, flip

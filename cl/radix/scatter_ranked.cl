@@ -12,22 +12,14 @@
 #define NWARPS (CLSCAN_WG / 32)
 #define NOT_A_DIGIT RADIX   /* positions past count: their own peers, never counted */
 
-__kernel __attribute__((reqd_work_group_size(CLSCAN_WG, 1, 1)))
-void clscan_radix_scatter_ranked(__global const K *keys_in, ulong keys_in_offset, __global K *keys_out,
-                                 ulong keys_out_offset, __global const VW *values_in, ulong values_in_offset,
-                                 __global VW *values_out, ulong values_out_offset, __global const uint *index_in,
-                                 ulong index_in_offset, __global uint *index_out, ulong index_out_offset,
-                                 uint index_mode, ulong count, uint shift, K mask, K clamp,
-                                 __global const uint *offsets, uint nblocks, uint flip, BLOCK_MAP_PARAMS)
+/* whole: the plain sort (no segments: no shift to read) */
+inline void radix_scatter_ranked(SCATTER_PARAMS, radix_block b, ulong in_gap, ulong out_gap, int whole,
+                                 __local uint *counts_of, __local uint *scratch, __local uint *dest,
+                                 __local ushort *order)
 {
-    __local uint counts_of[NWARPS * RADIX];    /* (warp, digit): keys ranked so far; then offsets */
-    __local uint scratch[2 * NWARPS * RADIX];  /* two sets of (warp, digit) lane masks; the scan's buffer */
-    __local uint dest[RADIX];
-    __local ushort order[TILE];                /* order[rank in block] = position in block */
     const uint li = get_local_id(0);
     const uint w = li / 32, lane = li % 32;
     const uint below = (1u << lane) - 1u;      /* lanes under this one */
-    const radix_block b = block_of(get_group_id(0), nblocks, count, BLOCK_MAP_ARGS);
     const uint in_block = b.n;
     const ulong from = b.begin + b.seg * in_gap, to = b.seg * out_gap;
     __global const K *in = keys_in + keys_in_offset + from;
@@ -78,7 +70,8 @@ void clscan_radix_scatter_ranked(__global const K *keys_in, ulong keys_in_offset
     for (uint v = 0; v < NWARPS; ++v)
         counts_of[v * RADIX + li] += start;
     if (run)
-        dest[li] = offsets[b.slot0 + (ulong)li * b.stride] + ((uint)b.seg_begin - offsets[b.seg_slot]) - start;
+        dest[li] = offsets[b.slot0 + (ulong)li * b.stride] + (whole ? 0 : (uint)b.seg_begin - offsets[b.seg_slot]) -
+                   start;
     barrier(CLK_LOCAL_MEM_FENCE);
     for (uint r = 0; r < CLSCAN_ITEMS; ++r)
         if (digit[r] < RADIX)
@@ -96,4 +89,26 @@ void clscan_radix_scatter_ranked(__global const K *keys_in, ulong keys_in_offset
                          values_out + (values_out_offset + to) * CLSCAN_VALUE_WORDS, index_in + index_in_offset,
                          index_out + index_out_offset, index_mode);
     }
+}
+
+__kernel __attribute__((reqd_work_group_size(CLSCAN_WG, 1, 1)))
+void clscan_radix_scatter_ranked(SCATTER_PARAMS)
+{
+    __local uint counts_of[NWARPS * RADIX];    /* (warp, digit): keys ranked so far; then offsets */
+    __local uint scratch[2 * NWARPS * RADIX];  /* two sets of (warp, digit) lane masks; the scan's buffer */
+    __local uint dest[RADIX];
+    __local ushort order[TILE];                /* order[rank in block] = position in block */
+    radix_scatter_ranked(SCATTER_ARGS, block_whole(get_group_id(0), nblocks, count), 0, 0, 1, counts_of, scratch, dest,
+                         order);
+}
+
+__kernel __attribute__((reqd_work_group_size(CLSCAN_WG, 1, 1)))
+void clscan_radix_scatter_ranked_segments(SCATTER_PARAMS, BLOCK_MAP_PARAMS)
+{
+    __local uint counts_of[NWARPS * RADIX];    /* (warp, digit): keys ranked so far; then offsets */
+    __local uint scratch[2 * NWARPS * RADIX];  /* two sets of (warp, digit) lane masks; the scan's buffer */
+    __local uint dest[RADIX];
+    __local ushort order[TILE];                /* order[rank in block] = position in block */
+    radix_scatter_ranked(SCATTER_ARGS, block_of(get_group_id(0), nblocks, count, BLOCK_MAP_ARGS), in_gap, out_gap, 0,
+                         counts_of, scratch, dest, order);
 }

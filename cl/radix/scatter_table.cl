@@ -3,19 +3,11 @@
  * digits into its column, the work-group scans the table in (digit, work-item) order, and every
  * key goes straight to offsets[d, b] plus its rank among the block's keys of digit d (work-item,
  * then position: the input order). */
-__kernel __attribute__((reqd_work_group_size(CLSCAN_WG, 1, 1)))
-void clscan_radix_scatter_table(__global const K *keys_in, ulong keys_in_offset, __global K *keys_out,
-                                ulong keys_out_offset, __global const VW *values_in, ulong values_in_offset,
-                                __global VW *values_out, ulong values_out_offset, __global const uint *index_in,
-                                ulong index_in_offset, __global uint *index_out, ulong index_out_offset,
-                                uint index_mode, ulong count, uint shift, K mask, K clamp,
-                                __global const uint *offsets, uint nblocks, uint flip, BLOCK_MAP_PARAMS)
+/* whole: the plain sort (no segments: no shift to read) */
+inline void radix_scatter_table(SCATTER_PARAMS, radix_block b, ulong in_gap, ulong out_gap, int whole,
+                                __local count_t *table, __local uint *seg, __local uint *dest)
 {
-    __local count_t table[CELL(RADIX * CLSCAN_WG)];
-    __local uint seg[CLSCAN_WG];
-    __local uint dest[RADIX];
     const uint li = get_local_id(0), first = li * CLSCAN_ITEMS;
-    const radix_block b = block_of(get_group_id(0), nblocks, count, BLOCK_MAP_ARGS);
     __global const K *in = keys_in + keys_in_offset + b.seg * in_gap + b.begin;
     const ulong from = b.begin + b.seg * in_gap, to = b.seg * out_gap;   /* the values' moves */
     if (b.n == 0)   /* the whole work-group: no barrier below is reached by some only */
@@ -47,7 +39,7 @@ void clscan_radix_scatter_table(__global const K *keys_in, ulong keys_in_offset,
 
     /* dest[d]: where the block's keys of digit d start in the output, less their start in the
      * block's order (entry (d, 0)); unsigned arithmetic wraps back when the rank is added. */
-    const uint seg_shift = b.n ? (uint)b.seg_begin - offsets[b.seg_slot] : 0;
+    const uint seg_shift = whole ? 0 : (uint)b.seg_begin - offsets[b.seg_slot];
     for (uint d = li; d < RADIX && b.n; d += CLSCAN_WG)
         dest[d] = offsets[b.slot0 + (ulong)d * b.stride] + seg_shift - table[CELL(d * CLSCAN_WG)];
     barrier(CLK_LOCAL_MEM_FENCE);
@@ -66,4 +58,23 @@ void clscan_radix_scatter_table(__global const K *keys_in, ulong keys_in_offset,
                              index_out + index_out_offset, index_mode);
         }
     }
+}
+
+__kernel __attribute__((reqd_work_group_size(CLSCAN_WG, 1, 1)))
+void clscan_radix_scatter_table(SCATTER_PARAMS)
+{
+    __local count_t table[CELL(RADIX * CLSCAN_WG)];
+    __local uint seg[CLSCAN_WG];
+    __local uint dest[RADIX];
+    radix_scatter_table(SCATTER_ARGS, block_whole(get_group_id(0), nblocks, count), 0, 0, 1, table, seg, dest);
+}
+
+__kernel __attribute__((reqd_work_group_size(CLSCAN_WG, 1, 1)))
+void clscan_radix_scatter_table_segments(SCATTER_PARAMS, BLOCK_MAP_PARAMS)
+{
+    __local count_t table[CELL(RADIX * CLSCAN_WG)];
+    __local uint seg[CLSCAN_WG];
+    __local uint dest[RADIX];
+    radix_scatter_table(SCATTER_ARGS, block_of(get_group_id(0), nblocks, count, BLOCK_MAP_ARGS), in_gap, out_gap, 0,
+                        table, seg, dest);
 }
