@@ -517,7 +517,7 @@ typedef struct gcase {
     enum seg_shape shape;
     int wide;                     /* 8-byte offsets */
     int in_place;
-    int broken;                   /* offsets that break the rules: only the guards are checked */
+    int broken;                   /* offsets that break the rules (1 or 2): only the guards are checked */
     clscan_sorter *use;
 } gcase;
 
@@ -571,9 +571,12 @@ static bool run_seg_case(const gcase *c, char *msg, size_t msgsize)
         }
         free(pos);
     }
-    if (c->broken)   /* decreasing, and past count */
+    if (c->broken == 1)   /* decreasing, and past count */
         for (size_t i = 1; i <= ns; i++)
             offs[i] = i % 3 == 0 ? offs[i] / 2 : i % 3 == 1 ? offs[i] + 1000 : offs[i];
+    if (c->broken == 2)   /* every other segment all the keys: more blocks than the passes have */
+        for (size_t i = 1; i < ns; i++)
+            offs[i] = i % 2 ? n : 0;
     tu_fill_bytes(obytes, (ns + 2) * 8);
     for (size_t i = 0; i <= ns; i++) {
         if (c->wide)
@@ -680,6 +683,10 @@ START_TEST(segments_with_ranges_and_huge_segments)
     CHECK_SEG(.type = CLSCAN_UINT32, .value_size = 4, .pattern = RANDOM, .nsegments = 300, .shape = SEG_SMALL,
               .broken = 1);
     CHECK_SEG(.type = CLSCAN_INT16, .pattern = RANDOM, .nsegments = 30, .shape = SEG_MIXED, .wide = 1, .broken = 1);
+    CHECK_SEG(.type = CLSCAN_UINT32, .value_size = 4, .pattern = RANDOM, .nsegments = 7, .shape = SEG_LONG,
+              .broken = 1);
+    CHECK_SEG(.type = CLSCAN_UINT32, .value_size = 4, .pattern = RANDOM, .nsegments = 9, .shape = SEG_LONG,
+              .broken = 2);
 }
 END_TEST
 
@@ -712,6 +719,10 @@ START_TEST(segments_with_the_gpu_tuning)
     CHECK_SEG(.type = CLSCAN_UINT32, .value_size = 4, .pattern = RANDOM, .nsegments = 5, .shape = SEG_LONG, .use = f);
     CHECK_SEG(.type = CLSCAN_INT16, .descending = 1, .pattern = DUPLICATES, .nsegments = 4, .shape = SEG_LONG,
               .use = h, .wide = 1);
+    CHECK_SEG(.type = CLSCAN_UINT32, .value_size = 4, .pattern = RANDOM, .nsegments = 40, .shape = SEG_MIXED,
+              .use = f, .broken = 1);
+    CHECK_SEG(.type = CLSCAN_UINT32, .value_size = 4, .pattern = RANDOM, .nsegments = 300, .shape = SEG_MIXED,
+              .use = f, .broken = 2);
     clscan_sorter_release(f);
     clscan_sorter_release(h);
     clscan_sorter_release(d);

@@ -12,7 +12,7 @@
 #define NWARPS (CLSCAN_WG / 32)
 #define NOT_A_DIGIT RADIX   /* positions past count: their own peers, never counted */
 
-/* whole: the plain sort (no segments: no shift to read) */
+/* whole: the plain sort (no segments: no shift to read, no clamp) */
 inline void radix_scatter_ranked(SCATTER_PARAMS, radix_block b, ulong in_gap, ulong out_gap, int whole,
                                  __local uint *counts_of, __local uint *scratch, __local uint *dest,
                                  __local ushort *order)
@@ -78,16 +78,18 @@ inline void radix_scatter_ranked(SCATTER_PARAMS, radix_block b, ulong in_gap, ul
             order[mine[digit[r]] + rank[r]] = (ushort)(first + 32 * r);
     barrier(CLK_LOCAL_MEM_FENCE);
 
-    /* Ranks li, li + CLSCAN_WG, ...: neighbours write neighbouring addresses within a digit. */
+    /* Ranks li, li + CLSCAN_WG, ...: neighbours write neighbouring addresses within a digit.
+     * Segments: positions clamped below count (there anyway with offsets that keep the rules;
+     * a branch there cost the plain sort 15% on the H200, a clamp nothing it needs). */
+    const uint last = (uint)(count - 1);
     for (uint rk = li; rk < in_block; rk += CLSCAN_WG) {
         const uint i = order[rk];
         const K k = in[i];
         const uint p = dest[digit_of(k, shift, mask, clamp, flip)] + rk;
-        if (p < count)   /* always, with offsets that keep the rules */
-            move_element(from + i, p, k, keys_out + keys_out_offset + to,
-                         values_in + values_in_offset * CLSCAN_VALUE_WORDS,
-                         values_out + (values_out_offset + to) * CLSCAN_VALUE_WORDS, index_in + index_in_offset,
-                         index_out + index_out_offset, index_mode);
+        move_element(from + i, whole ? p : min(p, last), k, keys_out + keys_out_offset + to,
+                     values_in + values_in_offset * CLSCAN_VALUE_WORDS,
+                     values_out + (values_out_offset + to) * CLSCAN_VALUE_WORDS, index_in + index_in_offset,
+                     index_out + index_out_offset, index_mode);
     }
 }
 

@@ -3,7 +3,7 @@
  * digits into its column, the work-group scans the table in (digit, work-item) order, and every
  * key goes straight to offsets[d, b] plus its rank among the block's keys of digit d (work-item,
  * then position: the input order). */
-/* whole: the plain sort (no segments: no shift to read) */
+/* whole: the plain sort (no segments: no shift to read, no clamp) */
 inline void radix_scatter_table(SCATTER_PARAMS, radix_block b, ulong in_gap, ulong out_gap, int whole,
                                 __local count_t *table, __local uint *seg, __local uint *dest)
 {
@@ -51,11 +51,11 @@ inline void radix_scatter_table(SCATTER_PARAMS, radix_block b, ulong in_gap, ulo
             const uint d = digit_of(k, shift, mask, clamp, flip), x = CELL(d * CLSCAN_WG + li);
             const uint p = dest[d] + table[x];
             table[x] += 1;
-            if (p < count)   /* always, with offsets that keep the rules */
-                move_element(from + i, p, k, keys_out + keys_out_offset + to,
-                             values_in + values_in_offset * CLSCAN_VALUE_WORDS,
-                             values_out + (values_out_offset + to) * CLSCAN_VALUE_WORDS, index_in + index_in_offset,
-                             index_out + index_out_offset, index_mode);
+            /* segments: clamped below count (there anyway with offsets that keep the rules) */
+            move_element(from + i, whole ? p : min(p, (uint)(count - 1)), k, keys_out + keys_out_offset + to,
+                         values_in + values_in_offset * CLSCAN_VALUE_WORDS,
+                         values_out + (values_out_offset + to) * CLSCAN_VALUE_WORDS, index_in + index_in_offset,
+                         index_out + index_out_offset, index_mode);
         }
     }
 }
