@@ -383,19 +383,3 @@ cl_int radix_engine_run(radix_engine *e, clscan_chain *c, const radix_job *j, cl
     *keys_res_off = k_out_off;
     return err;
 }
-
-cl_int radix_engine_transpose(radix_engine *e, clscan_chain *c, int values, cl_mem src, size_t src_offset,
-                              size_t src_pitch, cl_mem dst, size_t dst_offset, size_t dst_pitch, size_t rows,
-                              size_t cols)
-{
-    const size_t tiles_x = radix_ceil_div(cols, e->tr_tile), tiles = radix_ceil_div(rows, e->tr_tile) * tiles_x;
-    const cl_ulong so = src_offset, sp = src_pitch, d_o = dst_offset, dp = dst_pitch, r = rows, cl = cols,
-                   tx = tiles_x;
-    cl_kernel k = values ? e->transpose_values : e->transpose_keys;
-    cl_int err = CL_SUCCESS;
-    ALGO_ARG_MEM(k, 0, src); ALGO_ARG_MEM(k, 1, dst); ALGO_ARG(k, 2, so); ALGO_ARG(k, 3, sp); ALGO_ARG(k, 4, d_o);
-    ALGO_ARG(k, 5, dp); ALGO_ARG(k, 6, r); ALGO_ARG(k, 7, cl); ALGO_ARG(k, 8, tx);
-    if (err != CL_SUCCESS)
-        return clscan_fail(err, "clSetKernelArg failed: %s", clscan_error_string(err));
-    return clscan_chain_launch(c, k, tiles, e->tr_wg, 1);
-}

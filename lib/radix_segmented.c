@@ -5,7 +5,7 @@
  * blocks of its own.  Uniform segments (rows) are all short or all long; segments by offsets,
  * whose lengths the host does not read, take both when count > seg_global (the work-group
  * kernel skips the long ones, the passes the short ones: radix/segment_blocks.cl gives those
- * no blocks). */
+ * no blocks).  And the transposes of the sorts along columns. */
 #include "algo.h"
 
 /* What the passes over the whole array sort of segments g of count keys (nblocks 0: none). */
@@ -131,4 +131,21 @@ cl_int radix_engine_run_segmented(radix_engine *e, clscan_chain *c, const radix_
     if (!g->length && (err = first_blocks(e, c, g, n)) != CL_SUCCESS)
         return err;
     return radix_engine_passes(e, c, j, &m, k_src, k_src_off, v_src, v_src_off, j->keys_out, j->keys_out_offset);
+}
+
+/* The transposes of the sorts along columns (radix/transpose.cl). */
+cl_int radix_engine_transpose(radix_engine *e, clscan_chain *c, int values, cl_mem src, size_t src_offset,
+                              size_t src_pitch, cl_mem dst, size_t dst_offset, size_t dst_pitch, size_t rows,
+                              size_t cols)
+{
+    const size_t tiles_x = radix_ceil_div(cols, e->tr_tile), tiles = radix_ceil_div(rows, e->tr_tile) * tiles_x;
+    const cl_ulong so = src_offset, sp = src_pitch, d_o = dst_offset, dp = dst_pitch, r = rows, cl = cols,
+                   tx = tiles_x;
+    cl_kernel k = values ? e->transpose_values : e->transpose_keys;
+    cl_int err = CL_SUCCESS;
+    ALGO_ARG_MEM(k, 0, src); ALGO_ARG_MEM(k, 1, dst); ALGO_ARG(k, 2, so); ALGO_ARG(k, 3, sp); ALGO_ARG(k, 4, d_o);
+    ALGO_ARG(k, 5, dp); ALGO_ARG(k, 6, r); ALGO_ARG(k, 7, cl); ALGO_ARG(k, 8, tx);
+    if (err != CL_SUCCESS)
+        return clscan_fail(err, "clSetKernelArg failed: %s", clscan_error_string(err));
+    return clscan_chain_launch(c, k, tiles, e->tr_wg, 1);
 }
