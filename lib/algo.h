@@ -113,6 +113,9 @@ cl_int radix_set_key_arg(radix_engine *e, cl_kernel k, cl_uint i, cl_ulong v);
 /* Enqueues the passes of j from (k_src, v_src) to (k_out, j->values_out). */
 cl_int radix_engine_passes(radix_engine *e, clscan_chain *c, const radix_job *j, const radix_map *m, cl_mem k_src,
                           size_t k_src_off, cl_mem v_src, size_t v_src_off, cl_mem k_out, size_t k_out_off);
+/* Enqueues the sort of j (keys_out given, count contiguous keys) whose segments all hold one key:
+ * copies of the arrays not in place, else a marker. */
+cl_int radix_engine_copy(radix_engine *e, clscan_chain *c, const radix_job *j);
 /* Enqueues the transpose of the rows x cols array of keys (values: values_size 1) src from
  * src_offset, rows src_pitch apart, into the cols x rows array dst (rows dst_pitch apart). */
 cl_int radix_engine_transpose(radix_engine *e, clscan_chain *c, int values, cl_mem src, size_t src_offset,

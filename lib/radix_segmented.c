@@ -5,7 +5,8 @@
  * blocks of its own.  Uniform segments (rows) are all short or all long; segments by offsets,
  * whose lengths the host does not read, take both when count > seg_global (the work-group
  * kernel skips the long ones, the passes the short ones: radix/segment_blocks.cl gives those
- * no blocks).  And the transposes of the sorts along columns. */
+ * no blocks).  And the copies of sorts of one-key lines, and the transposes of the sorts along
+ * columns. */
 #include "algo.h"
 
 /* What the passes over the whole array sort of segments g of count keys (nblocks 0: none). */
@@ -131,6 +132,27 @@ cl_int radix_engine_run_segmented(radix_engine *e, clscan_chain *c, const radix_
     if (!g->length && (err = first_blocks(e, c, g, n)) != CL_SUCCESS)
         return err;
     return radix_engine_passes(e, c, j, &m, k_src, k_src_off, v_src, v_src_off, j->keys_out, j->keys_out_offset);
+}
+
+/* A sort whose segments all hold one key, the count contiguous (one row along columns, one column
+ * of pitch 1 along rows): a copy of each array not sorted in place (a million one-key lines would
+ * otherwise cost a million work-groups). */
+cl_int radix_engine_copy(radix_engine *e, clscan_chain *c, const radix_job *j)
+{
+    const size_t n = j->count;
+    const int keys_copied = j->keys_in != j->keys_out || j->keys_in_offset != j->keys_out_offset;
+    const int values_copied =
+        j->values_in && (j->values_in != j->values_out || j->values_in_offset != j->values_out_offset);
+    cl_int err = CL_SUCCESS;
+    if (!keys_copied && !values_copied)
+        return clscan_chain_marker(c);
+    if (keys_copied)
+        err = clscan_chain_copy(c, j->keys_in, j->keys_in_offset * e->key_size, j->keys_out,
+                                j->keys_out_offset * e->key_size, n * e->key_size, 1);
+    if (err == CL_SUCCESS && values_copied)
+        err = clscan_chain_copy(c, j->values_in, j->values_in_offset * e->value_size, j->values_out,
+                                j->values_out_offset * e->value_size, n * e->value_size, 1);
+    return err;
 }
 
 /* The transposes of the sorts along columns (radix/transpose.cl). */

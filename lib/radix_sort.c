@@ -1,22 +1,10 @@
 /* clscan_sorter: stable radix sort, ascending or descending, of keys of a clscan_type (1, 2, 4
  * or 8 bytes), by all their bits or a range of them, with optional values, of a whole array, of
- * each segment of it, or of each row or column of a 2-D array, on the radix engine
- * (radix_engine.c). */
-#include "algo.h"
+ * each segment of it (radix_segmented.c), on the radix engine (radix_engine.c); the sorts along
+ * an axis are in axis_sort.c. */
+#include "sorter.h"
 
 #include <stdlib.h>
-
-struct clscan_sorter {
-    radix_engine engine;
-    clscan_type key_type;
-    unsigned begin_bit, end_bit;   /* bits sorted by: [0, the key's width), or fewer (unsigned keys) */
-    int descending;
-    pthread_mutex_t lock;          /* kernels' arguments, scratch, last_use, the settings */
-    cl_event last_use;
-    /* clscan_axis_sort_enqueue's columns: the keys and values transposed (columns as rows) */
-    cl_mem axis_keys, axis_values;
-    size_t axis_keys_cap, axis_values_cap;
-};
 
 /* Indexed by clscan_type: INT32, UINT32, INT64, UINT64, FLOAT, DOUBLE, INT8, UINT8, INT16, UINT16. */
 static const size_t key_sizes[] = {4, 4, 8, 8, 4, 8, 1, 1, 2, 2};
@@ -251,147 +239,6 @@ CLSCAN_API cl_int clscan_segmented_sort_enqueue(clscan_sorter *s, cl_command_que
     clscan_chain c;
     if (err == CL_SUCCESS && (err = clscan_chain_begin(&c, queue, nwait, wait, s->last_use, 1)) == CL_SUCCESS) {
         err = count ? radix_engine_run_segmented(&s->engine, &c, &j, &g) : clscan_chain_marker(&c);
-        clscan_chain_end(&c, err, event, &s->last_use);
-    }
-    pthread_mutex_unlock(&s->lock);
-    return err;
-}
-
-/* clscan_axis_sort_enqueue's checks of the buffers (rows, cols > 0): the extents of the four
- * arrays and their overlaps (in place: an output the same array as its input); *in_place. */
-static cl_int axis_sort_buffers(const char *fn, clscan_sorter *s, const radix_job *j, size_t in_ext,
-                                size_t out_ext, int *in_place)
-{
-    radix_engine *e = &s->engine;
-    clscan_range ki, ko, vi, vo = {0};
-    cl_int err;
-    if ((err = clscan_check_buffer(fn, e->context, j->keys_in, "keys_in", 0, j->keys_in_offset, in_ext, e->key_size,
-                                   &ki)) != CL_SUCCESS ||
-        (err = clscan_check_buffer(fn, e->context, j->keys_out, "keys_out", 1, j->keys_out_offset, out_ext,
-                                   e->key_size, &ko)) != CL_SUCCESS)
-        return err;
-    if (e->value_size &&
-        ((err = clscan_check_buffer(fn, e->context, j->values_in, "values_in", 0, j->values_in_offset, in_ext,
-                                    e->value_size, &vi)) != CL_SUCCESS ||
-         (err = clscan_check_buffer(fn, e->context, j->values_out, "values_out", 1, j->values_out_offset, out_ext,
-                                    e->value_size, &vo)) != CL_SUCCESS))
-        return err;
-    /* The same first and last bytes of arrays of the same shape: the same pitch too. */
-    const int keys_same = clscan_overlap(&ki, &ko);
-    if (keys_same == 2)
-        return clscan_fail(CL_MEM_COPY_OVERLAP, "%s: keys_in and keys_out overlap without being the same array (the "
-                           "same buffer, offset and row pitch)", fn);
-    *in_place = keys_same == 1;
-    if (e->value_size) {
-        const int values_same = clscan_overlap(&vi, &vo);
-        if (values_same == 2)
-            return clscan_fail(CL_MEM_COPY_OVERLAP, "%s: values_in and values_out overlap without being the same "
-                               "array (the same buffer, offset and row pitch)", fn);
-        *in_place |= values_same == 1;
-        if ((err = clscan_check_disjoint(fn, &ko, "keys_out", &vo, "values_out")) != CL_SUCCESS ||
-            (err = clscan_check_disjoint(fn, &ko, "keys_out", &vi, "values_in")) != CL_SUCCESS ||
-            (err = clscan_check_disjoint(fn, &vo, "values_out", &ki, "keys_in")) != CL_SUCCESS)
-            return err;
-    }
-    return CL_SUCCESS;
-}
-
-/* The commands of a checked axis sort (the lock held, scratch reserved).  Rows: the segmented
- * sort with uniform segments, read and written at the caller's pitches.  Columns: transposed
- * into the sorter's scratch (columns as rows: coalesced both ways), sorted there in place as
- * rows, transposed back. */
-static cl_int axis_sort_commands(clscan_sorter *s, clscan_chain *c, const radix_job *j, int columns,
-                                 size_t in_pitch, size_t out_pitch, size_t rows, size_t cols)
-{
-    radix_engine *e = &s->engine;
-    cl_int err = CL_SUCCESS;
-    if (!columns) {
-        const radix_segments g = {.nsegments = rows, .length = cols, .in_pitch = in_pitch, .out_pitch = out_pitch};
-        return radix_engine_run_segmented(e, c, j, &g);
-    }
-    radix_job t = *j;
-    t.keys_in = t.keys_out = s->axis_keys;
-    t.values_in = t.values_out = j->values_in ? s->axis_values : NULL;
-    t.keys_in_offset = t.keys_out_offset = t.values_in_offset = t.values_out_offset = 0;
-    t.in_place = 1;
-    const radix_segments g = {.nsegments = cols, .length = rows, .in_pitch = rows, .out_pitch = rows};
-    if ((err = radix_engine_transpose(e, c, 0, j->keys_in, j->keys_in_offset, in_pitch, s->axis_keys, 0, rows, rows,
-                                      cols)) != CL_SUCCESS ||
-        (j->values_in && (err = radix_engine_transpose(e, c, 1, j->values_in, j->values_in_offset, in_pitch,
-                                                       s->axis_values, 0, rows, rows, cols)) != CL_SUCCESS) ||
-        (err = radix_engine_run_segmented(e, c, &t, &g)) != CL_SUCCESS ||
-        (err = radix_engine_transpose(e, c, 0, s->axis_keys, 0, rows, j->keys_out, j->keys_out_offset, out_pitch,
-                                      cols, rows)) != CL_SUCCESS)
-        return err;
-    if (j->values_in)
-        err = radix_engine_transpose(e, c, 1, s->axis_values, 0, rows, j->values_out, j->values_out_offset, out_pitch,
-                                     cols, rows);
-    return err;
-}
-
-CLSCAN_API cl_int clscan_axis_sort_enqueue(clscan_sorter *s, cl_command_queue queue, clscan_axis axis,
-                                           cl_mem keys_in, size_t keys_in_offset, size_t in_row_pitch,
-                                           cl_mem keys_out, size_t keys_out_offset, size_t out_row_pitch,
-                                           cl_mem values_in, size_t values_in_offset,
-                                           cl_mem values_out, size_t values_out_offset, size_t rows, size_t cols,
-                                           cl_uint nwait, const cl_event *wait, cl_event *event)
-{
-    static const char fn[] = "clscan_axis_sort_enqueue";
-    if (!s)
-        return clscan_fail(CLSCAN_INVALID_HANDLE, "%s: sorter is NULL", fn);
-    if (axis != CLSCAN_ALONG_ROWS && axis != CLSCAN_ALONG_COLUMNS)
-        return clscan_fail(CLSCAN_INVALID_AXIS, "%s: axis %d is not CLSCAN_ALONG_ROWS or CLSCAN_ALONG_COLUMNS", fn,
-                           (int)axis);
-    if (in_row_pitch < cols || out_row_pitch < cols)
-        return clscan_fail(CLSCAN_INVALID_PITCH, "%s: a row pitch (in %zu, out %zu) is less than cols (%zu)", fn,
-                           in_row_pitch, out_row_pitch, cols);
-    radix_engine *e = &s->engine;
-    cl_int err;
-    if ((err = clscan_check_queue(fn, e->context, e->device, queue)) != CL_SUCCESS ||
-        (err = clscan_check_wait_list(fn, e->context, nwait, wait)) != CL_SUCCESS)
-        return err;
-    if (e->value_size == 0 && (values_in || values_out))
-        return clscan_fail(CL_INVALID_MEM_OBJECT, "%s: values given to a sorter of keys only", fn);
-    const int empty = rows == 0 || cols == 0;
-    if (!empty && cols > ALGO_MAX_COUNT / rows)
-        return clscan_fail(CL_INVALID_BUFFER_SIZE, "%s: %zu x %zu keys: above the limit 2^32 - 1", fn, rows, cols);
-    const size_t in_ext = empty ? 0 : clscan_pitched_extent(rows, cols, in_row_pitch);
-    const size_t out_ext = empty ? 0 : clscan_pitched_extent(rows, cols, out_row_pitch);
-    if (in_ext == SIZE_MAX || out_ext == SIZE_MAX)
-        return clscan_fail(CLSCAN_RANGE_OUT_OF_BOUNDS, "%s: %zu rows of pitch %zu overflow", fn, rows,
-                           in_ext == SIZE_MAX ? in_row_pitch : out_row_pitch);
-    radix_job j = {.keys_in = keys_in, .keys_out = keys_out, .keys_in_offset = keys_in_offset,
-                   .keys_out_offset = keys_out_offset, .values_in = values_in, .values_out = values_out,
-                   .values_in_offset = values_in_offset, .values_out_offset = values_out_offset,
-                   .count = rows * cols, .clamp = ~(cl_ulong)0};
-    if (!empty && (err = axis_sort_buffers(fn, s, &j, in_ext, out_ext, &j.in_place)) != CL_SUCCESS)
-        return err;
-    const int columns = axis == CLSCAN_ALONG_COLUMNS;
-    pthread_mutex_lock(&s->lock);
-    j.begin = s->begin_bit;
-    j.bits = s->end_bit;
-    j.descending = s->descending;
-    if (!empty) {
-        /* Rows in place sort from a copy of the whole input, gaps included, when one pass does
-         * it (radix_engine_run_segmented); columns sort the transposed copy in place. */
-        radix_job r = j;
-        r.in_place = columns || j.in_place;
-        if (!columns && j.in_place && r.count < in_ext)
-            r.count = in_ext;
-        err = radix_engine_reserve(e, &r);
-        const radix_segments g = {.nsegments = columns ? cols : rows, .length = columns ? rows : cols,
-                                  .in_pitch = columns ? rows : in_row_pitch, .out_pitch = columns ? rows : out_row_pitch};
-        if (err == CL_SUCCESS)
-            err = radix_engine_reserve_segments(e, &j, &g);
-        if (err == CL_SUCCESS && columns)
-            err = clscan_scratch_grow(e->context, &s->axis_keys, &s->axis_keys_cap, j.count * e->key_size);
-        if (err == CL_SUCCESS && columns && e->value_size)
-            err = clscan_scratch_grow(e->context, &s->axis_values, &s->axis_values_cap, j.count * e->value_size);
-    }
-    clscan_chain c;
-    if (err == CL_SUCCESS && (err = clscan_chain_begin(&c, queue, nwait, wait, s->last_use, 1)) == CL_SUCCESS) {
-        err = empty ? clscan_chain_marker(&c)
-                    : axis_sort_commands(s, &c, &j, columns, in_row_pitch, out_row_pitch, rows, cols);
         clscan_chain_end(&c, err, event, &s->last_use);
     }
     pthread_mutex_unlock(&s->lock);
