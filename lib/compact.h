@@ -98,6 +98,14 @@ int compact_one_pass_available(const clscan_compactor *c);
 int compact_one_pass_applies(const clscan_compactor *c, const compact_call *k, const cl_uint *total);
 cl_int compact_one_pass_step(clscan_compactor *c, clscan_chain *ch, const compact_call *k);
 
+/* compact_enqueue.c: a checked call's commands on queue after the previous call on c, with c's
+ * lock held (total: as compact_steps); and a blocking call (the lock taken, k->kept set to c's
+ * own, the number kept into *kept once the commands are done). */
+cl_int compact_enqueue_locked(clscan_compactor *c, cl_command_queue queue, const compact_call *k, cl_uint nwait,
+                              const cl_event *wait, cl_event *event, cl_uint *total);
+cl_int compact_blocking(const char *fn, clscan_compactor *c, cl_command_queue queue, compact_call *k,
+                        cl_uint nwait, const cl_event *wait, size_t *kept);
+
 /* Whether compactors a and b cut a range into the same blocks with flags from `from`. */
 int compact_same_blocks(const clscan_compactor *a, const clscan_compactor *b, compact_source from);
 /* The runs of src's elements as flags (kernel flags_runs of the COMPACT_FROM_FLAGS part, reserved):

@@ -1,6 +1,7 @@
 /* The compaction's entry points (clscan_compact_enqueue, clscan_compact_indices_enqueue,
  * clscan_compact): the checks of a call, then its commands (compact_steps, compact.c) on the
- * caller's queue, after the previous call on the handle. */
+ * caller's queue, after the previous call on the handle; the selections' entry points (select.c)
+ * share those last steps, enqueueing or blocking. */
 #include "compact.h"
 
 typedef compact_call call;
@@ -37,13 +38,13 @@ static cl_int validate(const char *fn, clscan_compactor *c, cl_command_queue que
     return CL_SUCCESS;
 }
 
-/* Called with the lock held, after validation.  total (blocking calls, else NULL) receives the
- * number kept, read before the scatter is enqueued: a failure to enqueue the read then leaves dst
- * untouched. */
-static cl_int enqueue_locked(clscan_compactor *c, cl_command_queue queue, const call *k, cl_uint nwait,
-                             const cl_event *wait, cl_event *event, cl_uint *total)
+/* After the checks, with the lock held: the scratch for k's flag source, then k's commands (total:
+ * as compact_steps, read before the scatter is enqueued, so that a failure to enqueue the read
+ * leaves dst untouched) on queue after the previous call on c. */
+cl_int compact_enqueue_locked(clscan_compactor *c, cl_command_queue queue, const compact_call *k, cl_uint nwait,
+                              const cl_event *wait, cl_event *event, cl_uint *total)
 {
-    cl_int err = compact_reserve(c, COMPACT_FROM_FLAGS, k->count);
+    cl_int err = compact_reserve(c, k->from, k->count);
     if (err != CL_SUCCESS)
         return err;
     clscan_chain ch;
@@ -59,6 +60,33 @@ static cl_int enqueue_locked(clscan_compactor *c, cl_command_queue queue, const 
     return err;
 }
 
+/* The kernels write the total to the handle's own cl_ulong (the next call writes it again); the
+ * host reads the scanned counts' total before the scatter is enqueued, then waits. */
+cl_int compact_blocking(const char *fn, clscan_compactor *c, cl_command_queue queue, compact_call *k,
+                        cl_uint nwait, const cl_event *wait, size_t *kept)
+{
+    pthread_mutex_lock(&c->lock);
+    cl_int err = clscan_scratch_grow(c->context, &c->kept, &c->kept_cap, sizeof(cl_ulong));
+    cl_event done = NULL;
+    cl_uint total = 0;
+    if (err == CL_SUCCESS) {
+        k->kept = c->kept;
+        k->kept_offset = 0;
+        err = compact_enqueue_locked(c, queue, k, nwait, wait, &done, &total);
+    }
+    if (err == CL_SUCCESS) {
+        err = clWaitForEvents(1, &done);
+        if (err != CL_SUCCESS)
+            clscan_fail(err, "%s: waiting for its commands failed: %s", fn, clscan_error_string(err));
+        else
+            *kept = total;
+    }
+    pthread_mutex_unlock(&c->lock);
+    if (done)
+        clReleaseEvent(done);
+    return err;
+}
+
 static cl_int compact(const char *fn, clscan_compactor *c, cl_command_queue queue, const call *k, cl_uint nwait,
                       const cl_event *wait, cl_event *event)
 {
@@ -68,7 +96,7 @@ static cl_int compact(const char *fn, clscan_compactor *c, cl_command_queue queu
     if (err != CL_SUCCESS)
         return err;
     pthread_mutex_lock(&c->lock);
-    err = enqueue_locked(c, queue, k, nwait, wait, event, NULL);
+    err = compact_enqueue_locked(c, queue, k, nwait, wait, event, NULL);
     pthread_mutex_unlock(&c->lock);
     return err;
 }
@@ -115,25 +143,5 @@ CLSCAN_API cl_int clscan_compact(clscan_compactor *c, cl_command_queue queue,
     cl_int err = validate(fn, c, queue, &k, nwait, wait, 1);
     if (err != CL_SUCCESS)
         return err;
-    /* The kernels write the total to the handle's own cl_ulong (the next call writes it again);
-     * the host reads the scanned counts' total before the scatter is enqueued. */
-    pthread_mutex_lock(&c->lock);
-    err = clscan_scratch_grow(c->context, &c->kept, &c->kept_cap, sizeof(cl_ulong));
-    cl_event done = NULL;
-    cl_uint total = 0;
-    if (err == CL_SUCCESS) {
-        k.kept = c->kept;
-        err = enqueue_locked(c, queue, &k, nwait, wait, &done, &total);
-    }
-    if (err == CL_SUCCESS) {
-        err = clWaitForEvents(1, &done);
-        if (err != CL_SUCCESS)
-            clscan_fail(err, "%s: waiting for the compaction failed: %s", fn, clscan_error_string(err));
-        else
-            *kept = total;
-    }
-    pthread_mutex_unlock(&c->lock);
-    if (done)
-        clReleaseEvent(done);
-    return err;
+    return compact_blocking(fn, c, queue, &k, nwait, wait, kept);
 }

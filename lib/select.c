@@ -106,26 +106,6 @@ static cl_int validate(const char *fn, clscan_compactor *c, cl_command_queue que
     return CL_SUCCESS;
 }
 
-/* The commands of a checked selection, with the lock held; total: as compact_steps. */
-static cl_int select_locked(clscan_compactor *c, cl_command_queue queue, const compact_call *k, cl_uint nwait,
-                            const cl_event *wait, cl_event *event, cl_uint *total)
-{
-    cl_int err = compact_reserve(c, k->from, k->count);
-    if (err != CL_SUCCESS)
-        return err;
-    clscan_chain ch;
-    if ((err = clscan_chain_begin(&ch, queue, nwait, wait, c->last_use, 1)) != CL_SUCCESS)
-        return err;
-    if (k->count == 0) {
-        const cl_ulong zero = 0;
-        err = clscan_chain_fill(&ch, k->kept, &zero, sizeof zero, k->kept_offset * sizeof zero, sizeof zero, 1);
-    } else {
-        err = compact_steps(c, &ch, k, total);
-    }
-    clscan_chain_end(&ch, err, event, &c->last_use);
-    return err;
-}
-
 static cl_int selection(const char *fn, clscan_compactor *c, cl_command_queue queue, const compact_call *k,
                         cl_uint nwait, const cl_event *wait, cl_event *event)
 {
@@ -133,7 +113,7 @@ static cl_int selection(const char *fn, clscan_compactor *c, cl_command_queue qu
     if (err != CL_SUCCESS)
         return err;
     pthread_mutex_lock(&c->lock);
-    err = select_locked(c, queue, k, nwait, wait, event, NULL);
+    err = compact_enqueue_locked(c, queue, k, nwait, wait, event, NULL);
     pthread_mutex_unlock(&c->lock);
     return err;
 }
@@ -160,26 +140,7 @@ CLSCAN_API cl_int clscan_compact_if(clscan_compactor *c, cl_command_queue queue,
         return err;
     if (!kept)
         return clscan_fail(CL_INVALID_VALUE, "%s: kept is NULL", fn);
-    /* As clscan_compact: the total is read before the scatter is enqueued. */
-    pthread_mutex_lock(&c->lock);
-    err = clscan_scratch_grow(c->context, &c->kept, &c->kept_cap, sizeof(cl_ulong));
-    cl_event done = NULL;
-    cl_uint total = 0;
-    if (err == CL_SUCCESS) {
-        k.kept = c->kept;
-        err = select_locked(c, queue, &k, nwait, wait, &done, &total);
-    }
-    if (err == CL_SUCCESS) {
-        err = clWaitForEvents(1, &done);
-        if (err != CL_SUCCESS)
-            clscan_fail(err, "%s: waiting for the selection failed: %s", fn, clscan_error_string(err));
-        else
-            *kept = total;
-    }
-    pthread_mutex_unlock(&c->lock);
-    if (done)
-        clReleaseEvent(done);
-    return err;
+    return compact_blocking(fn, c, queue, &k, nwait, wait, kept);
 }
 
 CLSCAN_API cl_int clscan_partition_enqueue(clscan_compactor *c, cl_command_queue queue, cl_mem src,
