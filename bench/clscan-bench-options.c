@@ -792,8 +792,9 @@ int main(int argc, char **argv)
     clscan_sorter *sorter = rc ? NULL : clscan_sorter_create(c.context, c.device, CLSCAN_UINT32, 0, &err);
     if (!rc && !sorter)
         rc = fail("clscan_sorter_create", err);
-    static const size_t sort_shapes[][2] = {{4096, 4096}, {1 << 16, 256}, {256, 1 << 16}, {16, 1 << 20}, {1, 1 << 24}};
-    for (int i = 0; i < 5 && !rc; ++i)
+    static const size_t sort_shapes[][2] = {{4096, 4096}, {1 << 16, 256}, {256, 1 << 16}, {16, 1 << 20},
+                                            {1 << 20, 16}, {32, 1 << 19}, {1, 1 << 24}};
+    for (int i = 0; i < 7 && !rc; ++i)
         rc |= bench_axis_sort(&c, sorter, sort_shapes[i][0], sort_shapes[i][1]);
     clscan_sorter_release(sorter);
     printf("# %-26s %10s %10s %10s %6s\n", "transform", "n", "float4_ms", "int_ms", "x_int");

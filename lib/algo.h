@@ -33,10 +33,11 @@ typedef struct radix_engine {
     size_t seg_local;            /* and by a sort in local memory (0: none) */
     size_t seg_global;           /* longer segments: the passes over the whole array (radix/blocks.cl) */
     size_t tr_tile, tr_wg;       /* the transposes' tiles (tr_tile^2 elements) and work-groups (radix/transpose.cl) */
+    size_t lines_max, lines_wg;  /* lines of up to lines_max keys (0: none), a work-item each (radix/lines.cl) */
     cl_program program;
     cl_kernel histogram, scatter;                    /* the passes over the whole array */
     cl_kernel histogram_segments, scatter_segments;  /* the same over segments (radix/blocks.cl) */
-    cl_kernel bucket_offsets, segmented, segment_blocks, transpose_keys, transpose_values;
+    cl_kernel bucket_offsets, segmented, segment_blocks, transpose_keys, transpose_values, lines;
     clscan_plan *scan;
     /* scratch: the counts, the bucketer's keys when it is not given keys_out, and two sets of
      * keys, values and indices that the passes before the last alternate between */
@@ -96,6 +97,16 @@ cl_int radix_engine_reserve_segments(radix_engine *e, const radix_job *j, const 
  * each by one work-group (radix/segmented.cl), the longer ones all together by the passes over
  * the whole array (radix/blocks.cl). */
 cl_int radix_engine_run_segmented(radix_engine *e, clscan_chain *c, const radix_job *j, const radix_segments *g);
+
+/* Lines of a 2-D array: nlines of length keys (1 ... lines_max), key k of line s at element
+ * s * in_line + k * in_step of the inputs, s * out_line + k * out_step of the outputs. */
+typedef struct radix_lines {
+    size_t nlines, length, in_line, in_step, out_line, out_step;
+} radix_lines;
+/* Makes sure the scratch holds a copy of the values of the lines l sorted in place. */
+cl_int radix_engine_reserve_lines(radix_engine *e, const radix_job *j, const radix_lines *l);
+/* Enqueues the sort of every line of l on its own, stably, a work-item each (radix/lines.cl). */
+cl_int radix_engine_run_lines(radix_engine *e, clscan_chain *c, const radix_job *j, const radix_lines *l);
 
 /* How the passes over the whole array see the keys (radix/blocks.cl): segments of seg_length
  * keys, seg_blocks blocks each (the plain sort: one segment of count keys), or, with seg_length

@@ -1,6 +1,7 @@
 /* clscan_axis_sort_enqueue: the stable radix sort of every row or every column of a row-major
- * 2-D array, on the sorter's engine: rows as uniform segments (radix_segmented.c), columns
- * transposed into the sorter's scratch, sorted there as rows and transposed back. */
+ * 2-D array, on the sorter's engine: short lines on GPUs a work-item each in the arrays, longer
+ * rows as uniform segments (radix_segmented.c), longer columns transposed into the sorter's
+ * scratch, sorted there as rows and transposed back. */
 #include "sorter.h"
 
 /* clscan_axis_sort_enqueue's checks of the buffers (rows, cols > 0): the extents of the four
@@ -42,28 +43,63 @@ static cl_int axis_sort_buffers(const char *fn, clscan_sorter *s, const radix_jo
     return CL_SUCCESS;
 }
 
-/* The commands of a checked axis sort (the lock held, scratch reserved).  Rows: the segmented
- * sort with uniform segments, read and written at the caller's pitches.  Columns: transposed
- * into the sorter's scratch (columns as rows: coalesced both ways), sorted there in place as
- * rows, transposed back. */
-static cl_int axis_sort_commands(clscan_sorter *s, clscan_chain *c, const radix_job *j, int columns,
-                                 size_t in_pitch, size_t out_pitch, size_t rows, size_t cols)
+/* The array sorted along an axis (rows, cols > 0). */
+typedef struct axis_shape {
+    int columns;
+    size_t rows, cols, in_pitch, out_pitch;
+} axis_shape;
+
+/* The lines sorted as segments: rows at the caller's pitches, columns as the rows of their
+ * transposed copy. */
+static radix_segments axis_segments(const axis_shape *a)
+{
+    if (a->columns)
+        return (radix_segments){.nsegments = a->cols, .length = a->rows, .in_pitch = a->rows, .out_pitch = a->rows};
+    return (radix_segments){.nsegments = a->rows, .length = a->cols, .in_pitch = a->in_pitch,
+                            .out_pitch = a->out_pitch};
+}
+
+/* The lines in the caller's arrays, for lines of up to lines_max keys (a work-item each). */
+static radix_lines axis_lines(const axis_shape *a)
+{
+    if (a->columns)
+        return (radix_lines){.nlines = a->cols, .length = a->rows, .in_line = 1, .in_step = a->in_pitch,
+                             .out_line = 1, .out_step = a->out_pitch};
+    return (radix_lines){.nlines = a->rows, .length = a->cols, .in_line = a->in_pitch, .in_step = 1,
+                         .out_line = a->out_pitch, .out_step = 1};
+}
+
+/* Lines of one key stored contiguously (one row along columns, a column of pitch 1 along rows):
+ * sorted already. */
+static int one_key_lines(const axis_shape *a)
+{
+    return a->columns ? a->rows == 1 : a->cols == 1 && a->in_pitch == 1 && a->out_pitch == 1;
+}
+
+/* The commands of a checked axis sort (the lock held, scratch reserved).  Lines of one key stored
+ * contiguously: a copy.  Lines of up to lines_max keys (GPUs): a work-item each, in the caller's
+ * arrays.  Longer rows: the segmented sort with uniform segments g, read and written at the caller's
+ * pitches.  Longer columns: transposed into the sorter's scratch (columns as rows: coalesced both
+ * ways), sorted there in place as rows, transposed back. */
+static cl_int axis_sort_commands(clscan_sorter *s, clscan_chain *c, const radix_job *j, const axis_shape *a)
 {
     radix_engine *e = &s->engine;
+    const radix_segments g = axis_segments(a);
+    const size_t rows = a->rows, cols = a->cols, in_pitch = a->in_pitch, out_pitch = a->out_pitch;
     cl_int err = CL_SUCCESS;
-    /* lines of one key, contiguous: sorted already */
-    if ((columns && rows == 1) || (!columns && cols == 1 && in_pitch == 1 && out_pitch == 1))
+    if (one_key_lines(a))
         return radix_engine_copy(e, c, j);
-    if (!columns) {
-        const radix_segments g = {.nsegments = rows, .length = cols, .in_pitch = in_pitch, .out_pitch = out_pitch};
-        return radix_engine_run_segmented(e, c, j, &g);
+    if (g.length <= e->lines_max) {
+        const radix_lines l = axis_lines(a);
+        return radix_engine_run_lines(e, c, j, &l);
     }
+    if (!a->columns)
+        return radix_engine_run_segmented(e, c, j, &g);
     radix_job t = *j;
     t.keys_in = t.keys_out = s->axis_keys;
     t.values_in = t.values_out = j->values_in ? s->axis_values : NULL;
     t.keys_in_offset = t.keys_out_offset = t.values_in_offset = t.values_out_offset = 0;
     t.in_place = 1;
-    const radix_segments g = {.nsegments = cols, .length = rows, .in_pitch = rows, .out_pitch = rows};
     if ((err = radix_engine_transpose(e, c, 0, j->keys_in, j->keys_in_offset, in_pitch, s->axis_keys, 0, rows, rows,
                                       cols)) != CL_SUCCESS ||
         (j->values_in && (err = radix_engine_transpose(e, c, 1, j->values_in, j->values_in_offset, in_pitch,
@@ -75,6 +111,34 @@ static cl_int axis_sort_commands(clscan_sorter *s, clscan_chain *c, const radix_
     if (j->values_in)
         err = radix_engine_transpose(e, c, 1, s->axis_values, 0, rows, j->values_out, j->values_out_offset, out_pitch,
                                      cols, rows);
+    return err;
+}
+
+/* The scratch of a checked axis sort (rows, cols > 0), the lock held. */
+static cl_int axis_sort_reserve(clscan_sorter *s, const radix_job *j, const axis_shape *a, size_t in_ext)
+{
+    radix_engine *e = &s->engine;
+    const radix_segments g = axis_segments(a);
+    const int columns = a->columns;
+    if (one_key_lines(a))
+        return CL_SUCCESS;
+    if (g.length <= e->lines_max) {
+        const radix_lines l = axis_lines(a);
+        return radix_engine_reserve_lines(e, j, &l);
+    }
+    /* Rows in place sort from a copy of the whole input, gaps included, when one pass does it
+     * (radix_engine_run_segmented); columns sort the transposed copy in place. */
+    radix_job r = *j;
+    r.in_place = columns || j->in_place;
+    if (!columns && j->in_place && r.count < in_ext)
+        r.count = in_ext;
+    cl_int err = radix_engine_reserve(e, &r);
+    if (err == CL_SUCCESS)
+        err = radix_engine_reserve_segments(e, j, &g);
+    if (err == CL_SUCCESS && columns)
+        err = clscan_scratch_grow(e->context, &s->axis_keys, &s->axis_keys_cap, j->count * e->key_size);
+    if (err == CL_SUCCESS && columns && e->value_size)
+        err = clscan_scratch_grow(e->context, &s->axis_values, &s->axis_values_cap, j->count * e->value_size);
     return err;
 }
 
@@ -120,27 +184,13 @@ CLSCAN_API cl_int clscan_axis_sort_enqueue(clscan_sorter *s, cl_command_queue qu
     j.begin = s->begin_bit;
     j.bits = s->end_bit;
     j.descending = s->descending;
-    if (!empty) {
-        /* Rows in place sort from a copy of the whole input, gaps included, when one pass does
-         * it (radix_engine_run_segmented); columns sort the transposed copy in place. */
-        radix_job r = j;
-        r.in_place = columns || j.in_place;
-        if (!columns && j.in_place && r.count < in_ext)
-            r.count = in_ext;
-        err = radix_engine_reserve(e, &r);
-        const radix_segments g = {.nsegments = columns ? cols : rows, .length = columns ? rows : cols,
-                                  .in_pitch = columns ? rows : in_row_pitch, .out_pitch = columns ? rows : out_row_pitch};
-        if (err == CL_SUCCESS)
-            err = radix_engine_reserve_segments(e, &j, &g);
-        if (err == CL_SUCCESS && columns)
-            err = clscan_scratch_grow(e->context, &s->axis_keys, &s->axis_keys_cap, j.count * e->key_size);
-        if (err == CL_SUCCESS && columns && e->value_size)
-            err = clscan_scratch_grow(e->context, &s->axis_values, &s->axis_values_cap, j.count * e->value_size);
-    }
+    const axis_shape a = {columns, rows, cols, in_row_pitch, out_row_pitch};
+    if (!empty)
+        err = axis_sort_reserve(s, &j, &a, in_ext);
     clscan_chain c;
     if (err == CL_SUCCESS && (err = clscan_chain_begin(&c, queue, nwait, wait, s->last_use, 1)) == CL_SUCCESS) {
         err = empty ? clscan_chain_marker(&c)
-                    : axis_sort_commands(s, &c, &j, columns, in_row_pitch, out_row_pitch, rows, cols);
+                    : axis_sort_commands(s, &c, &j, &a);
         clscan_chain_end(&c, err, event, &s->last_use);
     }
     pthread_mutex_unlock(&s->lock);

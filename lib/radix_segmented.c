@@ -5,8 +5,8 @@
  * blocks of its own.  Uniform segments (rows) are all short or all long; segments by offsets,
  * whose lengths the host does not read, take both when count > seg_global (the work-group
  * kernel skips the long ones, the passes the short ones: radix/segment_blocks.cl gives those
- * no blocks).  And the copies of sorts of one-key lines, and the transposes of the sorts along
- * columns. */
+ * no blocks).  And for the sorts along an axis: short lines a work-item each (radix/lines.cl),
+ * the copies of one-key lines, and the transposes of longer columns. */
 #include "algo.h"
 
 /* What the passes over the whole array sort of segments g of count keys (nblocks 0: none). */
@@ -65,13 +65,19 @@ static cl_int first_blocks(radix_engine *e, clscan_chain *c, const radix_segment
     return clscan_scan_step(c, e->scan, e->first_block, g->nsegments + 1);
 }
 
+/* The bits [begin, bits) that j sorts by. */
+static cl_ulong sort_mask(const radix_job *j)
+{
+    const cl_ulong below_end = j->bits >= 64 ? ~(cl_ulong)0 : ((cl_ulong)1 << j->bits) - 1;
+    return below_end & ~(((cl_ulong)1 << j->begin) - 1);
+}
+
 /* The work-group kernel over the segments of up to seg_global keys. */
 static cl_int short_segments(radix_engine *e, clscan_chain *c, const radix_job *j, const radix_segments *g,
                              cl_mem k_src, cl_ulong k_src_off, cl_mem v_src, cl_ulong v_src_off)
 {
     const cl_uint p = radix_passes(j), begin = j->begin, flip = j->descending ? RADIX - 1 : 0, wide = (cl_uint)g->wide;
-    const cl_ulong below_end = j->bits >= 64 ? ~(cl_ulong)0 : ((cl_ulong)1 << j->bits) - 1;
-    const cl_ulong mask = below_end & ~(((cl_ulong)1 << j->begin) - 1);
+    const cl_ulong mask = sort_mask(j);
     cl_int err = CL_SUCCESS;
     /* Scratch of the passes before the last (none for one pass: its kernel never reads it). */
     cl_mem kt0 = p >= 2 ? e->keys_tmp[0] : NULL, kt1 = p >= 3 ? e->keys_tmp[1] : NULL;
@@ -132,6 +138,54 @@ cl_int radix_engine_run_segmented(radix_engine *e, clscan_chain *c, const radix_
     if (!g->length && (err = first_blocks(e, c, g, n)) != CL_SUCCESS)
         return err;
     return radix_engine_passes(e, c, j, &m, k_src, k_src_off, v_src, v_src_off, j->keys_out, j->keys_out_offset);
+}
+
+/* The values of lines sorted in place are gathered from a copy of their whole extent. */
+static int values_in_place(const radix_job *j)
+{
+    return j->values_in && j->values_in == j->values_out && j->values_in_offset == j->values_out_offset;
+}
+
+static size_t lines_extent(const radix_lines *l)
+{
+    return (l->nlines - 1) * l->in_line + (l->length - 1) * l->in_step + 1;
+}
+
+cl_int radix_engine_reserve_lines(radix_engine *e, const radix_job *j, const radix_lines *l)
+{
+    if (!values_in_place(j))
+        return CL_SUCCESS;
+    return clscan_scratch_grow(e->context, &e->values_tmp[0], &e->values_tmp_cap[0], lines_extent(l) * e->value_size);
+}
+
+cl_int radix_engine_run_lines(radix_engine *e, clscan_chain *c, const radix_job *j, const radix_lines *l)
+{
+    cl_mem v_src = j->values_in;
+    cl_ulong v_src_off = j->values_in_offset;
+    cl_int err = CL_SUCCESS;
+    if (values_in_place(j)) {
+        if ((err = clscan_chain_copy(c, j->values_in, j->values_in_offset * e->value_size, e->values_tmp[0], 0,
+                                     lines_extent(l) * e->value_size, 1)) != CL_SUCCESS)
+            return err;
+        v_src = e->values_tmp[0];
+        v_src_off = 0;
+    }
+    const cl_ulong k_in_off = j->keys_in_offset, k_out_off = j->keys_out_offset, v_out_off = j->values_out_offset;
+    const cl_ulong nlines = l->nlines, in_line = l->in_line, in_step = l->in_step, out_line = l->out_line,
+                   out_step = l->out_step;
+    const cl_uint length = (cl_uint)l->length, flip = j->descending ? RADIX - 1 : 0;
+    cl_kernel k = e->lines;
+    ALGO_ARG_MEM(k, 0, j->keys_in); ALGO_ARG(k, 1, k_in_off); ALGO_ARG_MEM(k, 2, j->keys_out);
+    ALGO_ARG(k, 3, k_out_off); ALGO_ARG_MEM(k, 4, v_src); ALGO_ARG(k, 5, v_src_off);
+    ALGO_ARG_MEM(k, 6, j->values_out); ALGO_ARG(k, 7, v_out_off); ALGO_ARG(k, 8, nlines); ALGO_ARG(k, 9, length);
+    ALGO_ARG(k, 10, in_line); ALGO_ARG(k, 11, in_step); ALGO_ARG(k, 12, out_line); ALGO_ARG(k, 13, out_step);
+    if (err == CL_SUCCESS) err = radix_set_key_arg(e, k, 14, sort_mask(j));
+    ALGO_ARG(k, 15, flip);
+    if (err != CL_SUCCESS)
+        return clscan_fail(err, "clSetKernelArg failed: %s", clscan_error_string(err));
+    /* a work-item per line, up to 2^16 work-groups (each work-item then takes every so many) */
+    const size_t groups = radix_ceil_div(l->nlines, e->lines_wg);
+    return clscan_chain_launch(c, k, groups < ((size_t)1 << 16) ? groups : (size_t)1 << 16, e->lines_wg, 1);
 }
 
 /* A sort whose segments all hold one key, the count contiguous (one row along columns, one column

@@ -35,8 +35,10 @@ static const shape shapes[] = {
     {2, 70001, 0}, {70001, 2, 0},
 };
 #define NSHAPES (int)(sizeof shapes / sizeof shapes[0])
-/* The GPUs' tuning, where lines of more than 4096 keys take the passes over the whole array. */
-static const shape gpu_shapes[] = {{3, 5000, 0}, {5000, 3, 0}, {2, 4097, 9000}, {4, 300, 0}, {1, 12000, 0}};
+/* The GPUs' tuning, where lines of up to 32 keys take a work-item each and lines of more than
+ * 4096 keys the passes over the whole array. */
+static const shape gpu_shapes[] = {{3, 5000, 0}, {5000, 3, 0}, {2, 4097, 9000}, {4, 300, 0},
+                                   {1, 12000, 0}, {32, 300, 0}, {300, 33, 0}};
 #define NGPU_SHAPES (int)(sizeof gpu_shapes / sizeof gpu_shapes[0])
 
 enum { GUARD = 5 };
