@@ -12,13 +12,20 @@
 #include <stdlib.h>
 #include <string.h>
 
-/* Blocks of 16 x 256 flags on CPUs (each work-item streams through its own run); 256 x 16 on
- * GPUs (many work-items, short runs). */
+/* Blocks of 16 x 256 flags on CPUs (each work-item streams through its own run); 256 x 32 on
+ * GPUs (many work-items, short runs; a work-item's flags are the bits of one uint, so at most
+ * 32).  H200, 2^24 and 2^26 elements, the one pass (compact_one_pass.c) in blocks of 256 x 32
+ * against 256 x 16: unique 0.070-0.072 and 0.200-0.203 ms against 0.075-0.078 and 0.220-0.223,
+ * select-if 0.077-0.078 and 0.221-0.223 against 0.084-0.085 and 0.230-0.231; with the three
+ * kernels blocks of 256 x 32 lost at 2^26 (select-if 0.252-0.253, unique 0.236-0.242). */
 static void tuning(clscan_compactor *c)
 {
     c->gpu = clscan_policy_gpu(&c->info, &c->dev);
     c->wg = c->gpu ? 256 : 16;
-    c->items = c->gpu ? 16 : 256;
+    /* PoCL's CPU device, running the GPUs' kernels for the tests (a developer switch), crashed
+     * in the one-pass kernel at 32 flags a work-item (a store past its stack frame, PoCL 3.1):
+     * there the same kernels take 16. */
+    c->items = !c->gpu ? 256 : (c->info.type & CL_DEVICE_TYPE_CPU) ? 16 : 32;
     while (c->wg > c->info.max_work_group_size)
         c->wg /= 2;
 }

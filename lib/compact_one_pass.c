@@ -6,11 +6,13 @@
 #define EPOCH_LIMIT (1u << 30)
 
 /* The one pass up to this many blocks, the count, scan and scatter above: its blocks publish
- * one after the other, and from about 2^24 elements that chain costs more than reading the flags
+ * one after the other, and beyond some 8192 blocks that chain costs more than reading the flags
  * twice (H200, 256 x 16 flags a block, alternating with the three kernels, four selections:
- * 2^22 0.029-0.045 ms against 0.059-0.084, 2^24 0.054-0.093 against 0.071-0.113, 2^26
- * 0.135-0.268 against 0.115-0.244; doc/perf/h200-compact-one-pass-2026-12-01.txt). */
-#define ONE_PASS_MAX_BLOCKS 4096
+ * 2^22 0.029-0.045 ms against 0.059-0.084, 2^24 0.054-0.093 against 0.071-0.113, 2^26 (16384
+ * blocks) 0.135-0.268 against 0.115-0.244, doc/perf/h200-compact-one-pass-2026-12-01.txt; in
+ * blocks of 256 x 32, 2^26 (8192 blocks): unique 0.200-0.203 against 0.236-0.242, compact-50
+ * 0.188-0.190 against 0.222-0.230). */
+#define ONE_PASS_MAX_BLOCKS 8192
 
 /* Where the block scatter runs and the status words are single 64-bit atomics. */
 int compact_one_pass_available(const clscan_compactor *c)

@@ -149,7 +149,7 @@ static bool run_case(const ccase *c, char *msg, size_t msgsize)
                       c_.dst_offset, c_.kept_offset, m_);                                                  \
     } while (0)
 
-/* Counts around the blocks (4096 elements on CPUs and GPUs), every density, each size. */
+/* Counts around the blocks (4096 elements on CPUs, 8192 on GPUs), every density, each size. */
 START_TEST(densities_and_counts_match_the_loop)
 {
     const int s = _i;
@@ -199,7 +199,8 @@ START_TEST(three_million_elements_match_the_loop)
 }
 END_TEST
 
-/* The GPUs' kernels (256 x 16 blocks, the block scatter), here on the CPU (a developer switch). */
+/* The GPUs' kernels (the block scatter, the one pass), here on the CPU (a developer switch) in
+ * blocks of 256 x 16 (256 x 32 on GPUs). */
 START_TEST(gpu_tuning_matches_the_loop)
 {
     setenv("CLSCAN_DEVELOP", "policy=gpu", 1);
@@ -207,8 +208,8 @@ START_TEST(gpu_tuning_matches_the_loop)
     clscan_compactor *g = clscan_compactor_create(tu.context, tu.device, 12, &err);
     unsetenv("CLSCAN_DEVELOP");
     ck_assert_msg(g, "clscan_compactor_create: %s", clscan_last_error());
-    const size_t counts[] = {1, 4095, 4097, 70001};
-    for (size_t k = 0; k < 4; k++) {
+    const size_t counts[] = {1, 4095, 4097, 8191, 8193, 70001};
+    for (size_t k = 0; k < sizeof counts / sizeof *counts; k++) {
         CHECK_CASE(.size = 3, .count = counts[k], .density = RANDOM, .permille = 500, .use = g);
         CHECK_CASE(.size = 3, .count = counts[k], .density = RANDOM, .permille = 20, .use = g, .indices = 1);
     }

@@ -2,7 +2,7 @@
  * each using the index), the stable partition by flags and by predicate, unique, unique_by_key
  * and reduce_by_key (AFFINE and LAST_NONZERO, which do not commute, SUM, MAX and a custom 2x2
  * matrix product), on random inputs of random densities and run lengths (runs of 1 and of
- * thousands); counts 0, 1, around the compaction's blocks (4096 elements) and up to 1.5
+ * thousands); counts 0, 1, around the compaction's blocks (4096 elements; 8192 on GPUs) and up to 1.5
  * million; offsets with guards; rejected calls that leave every buffer untouched. */
 #define _POSIX_C_SOURCE 200809L
 #include "testops.h"
@@ -366,9 +366,10 @@ START_TEST(unique_matches_the_loop)
 END_TEST
 
 /* The GPUs' kernels, here on the CPU through the developer switch (tests/kernel_variants.sh runs
- * the whole program so too): blocks of 256 x 16, the flags of a predicate or of runs staged in
- * local memory, the block scatters; the partition's kept and rejected lists in one local array.
- * Counts around a block and its last work-item's 16 (4080), all, none and some kept. */
+ * the whole program so too): blocks of 256 x 16 here (256 x 32 on GPUs), the flags of a
+ * predicate or of runs staged in local memory, the block scatters; the partition's kept and
+ * rejected lists in one local array.  Counts around a block and its last work-item's flags (4080;
+ * 8160 on GPUs), all, none and some kept. */
 START_TEST(gpu_kernels_match_the_loop)
 {
     setenv("CLSCAN_DEVELOP", "policy=gpu", 1);
@@ -377,7 +378,7 @@ START_TEST(gpu_kernels_match_the_loop)
     clscan_compactor *h = clscan_compactor_create_if(tu.context, tu.device, pc->size, &pc->def, &err);
     unsetenv("CLSCAN_DEVELOP");
     ck_assert_msg(h, "clscan_compactor_create_if: %s", clscan_last_error());
-    const size_t ns[] = {1, 17, 4080, 4095, 4096, 4097, 8192, 12289, 70001};
+    const size_t ns[] = {1, 17, 4080, 4095, 4096, 4097, 8160, 8192, 8193, 16385, 70001};
     for (size_t k = 0; k < sizeof ns / sizeof ns[0]; k++) {
         const size_t n = ns[k], es = pc->size;
         unsigned char *x = malloc(n * es), *keep = malloc(n);
