@@ -1,8 +1,8 @@
 /* Stream compaction: per-block counts of the set flags, one exclusive scan of the counts with
  * clscan (the block offsets, and the total at the end), then a stable scatter of the kept
- * elements or of their indices (cl/compact/); on GPUs with 64-bit atomics, up to 4096 blocks,
+ * elements or of their indices (cl/compact/); on GPUs with 64-bit atomics, up to 8192 blocks,
  * the scatter with a decoupled look-back over the block counts instead, in one kernel
- * (cl/compact/one_pass.cl).  The flags come from one of the flag sources (compact.h), each a
+ * (cl/compact/one_pass.cl, a program of its own: larger blocks).  The flags come from one of the flag sources (compact.h), each a
  * program of its own: the caller's flags, a predicate or the runs of src, the latter two
  * evaluated where the kernels need them instead of stored (so that a selection reads src once
  * or twice and writes no flags). */
@@ -12,20 +12,24 @@
 #include <stdlib.h>
 #include <string.h>
 
-/* Blocks of 16 x 256 flags on CPUs (each work-item streams through its own run); 256 x 32 on
- * GPUs (many work-items, short runs; a work-item's flags are the bits of one uint, so at most
- * 32).  H200, 2^24 and 2^26 elements, the one pass (compact_one_pass.c) in blocks of 256 x 32
- * against 256 x 16: unique 0.070-0.072 and 0.200-0.203 ms against 0.075-0.078 and 0.220-0.223,
- * select-if 0.077-0.078 and 0.221-0.223 against 0.084-0.085 and 0.230-0.231; with the three
- * kernels blocks of 256 x 32 lost at 2^26 (select-if 0.252-0.253, unique 0.236-0.242). */
+/* Blocks of 16 x 256 flags on CPUs (each work-item streams through its own run); on GPUs
+ * (many work-items, short runs; a work-item's flags are the bits of one uint, so at most 32) 256
+ * x 16 for the count, scan and scatter kernels and 256 x 32 for the one pass.  H200, 2^24 and 2^26
+ * elements, the one pass in blocks of 256 x 32 against 256 x 16: unique 0.070-0.072 and
+ * 0.200-0.203 ms against 0.075-0.078 and 0.220-0.223, select-if 0.077-0.078 and 0.221-0.223
+ * against 0.084-0.085 and 0.230-0.231; the three kernels in blocks of 256 x 32 lost at 2^26
+ * (select-if 0.252-0.253 ms against 0.230-0.231, unique 0.236-0.242 against 0.220-0.223,
+ * partition 0.351-0.358 against 0.275-0.277).  PoCL's CPU device, running the GPUs' kernels for
+ * the tests (a developer switch), crashed in the one pass at 32 flags a work-item (a store past
+ * its stack frame, PoCL 3.1): there the sizes are swapped, so that the tests still see blocks
+ * that differ between the two. */
 static void tuning(clscan_compactor *c)
 {
     c->gpu = clscan_policy_gpu(&c->info, &c->dev);
+    const int pocl_cpu = c->gpu && (c->info.type & CL_DEVICE_TYPE_CPU);
     c->wg = c->gpu ? 256 : 16;
-    /* PoCL's CPU device, running the GPUs' kernels for the tests (a developer switch), crashed
-     * in the one-pass kernel at 32 flags a work-item (a store past its stack frame, PoCL 3.1):
-     * there the same kernels take 16. */
-    c->items = !c->gpu ? 256 : (c->info.type & CL_DEVICE_TYPE_CPU) ? 16 : 32;
+    c->items = !c->gpu ? 256 : pocl_cpu ? 32 : 16;
+    c->one_pass_items = pocl_cpu ? 16 : 32;
     while (c->wg > c->info.max_work_group_size)
         c->wg /= 2;
 }
@@ -38,6 +42,8 @@ static void release_part(compact_part *p)
             clReleaseKernel(kernels[i]);
     if (p->program)
         clReleaseProgram(p->program);
+    if (p->one_pass_program)
+        clReleaseProgram(p->one_pass_program);
     *p = (compact_part){0};
 }
 
@@ -64,15 +70,16 @@ static cl_int kernels(const char *fn, clscan_compactor *c, compact_source from, 
     cl_int err = CL_SUCCESS;
     for (size_t i = 0; i < (from == COMPACT_FROM_FLAGS ? 4u : 3u) && err == CL_SUCCESS; ++i)
         err = clscan_kernel_create(fn, p->program, c->device, &c->info, k[i].name, p->wg, k[i].kernel);
-    if (err == CL_SUCCESS && compact_one_pass_available(c))
-        err = clscan_kernel_create(fn, p->program, c->device, &c->info, "clscan_compact_one_pass", p->wg,
+    if (err == CL_SUCCESS && p->one_pass_program)
+        err = clscan_kernel_create(fn, p->one_pass_program, c->device, &c->info, "clscan_compact_one_pass", p->wg,
                                    &p->one_pass);
     return err;
 }
 
-/* Builds the program of the flags from `from` into c->parts[from]; on failure the part stays
- * empty. */
-static cl_int build(const char *fn, clscan_compactor *c, compact_source from)
+/* The program of the flags from `from` in blocks of wg x items: the count, scan and scatter
+ * kernels', or the one pass's. */
+static cl_int program(const char *fn, clscan_compactor *c, compact_source from, size_t wg, size_t items,
+                      int one_pass, cl_program *out)
 {
     static const char *const sources[] = {"select/from_flags.cl", "select/from_predicate.cl", "select/from_runs.cl"};
     const char *files[] = {"compact/elements.cl", "common/wg_sum.cl", "select/index.cl", "select/runs.cl",
@@ -80,21 +87,29 @@ static cl_int build(const char *fn, clscan_compactor *c, compact_source from)
                            c->gpu ? "compact/flags_bits.cl" : "compact/flags_loop.cl", "compact/count.cl",
                            c->gpu ? "compact/scatter_block.cl" : "compact/scatter_list.cl",
                            c->gpu ? "select/partition_block.cl" : "select/partition.cl",
-                           compact_one_pass_available(c) ? "compact/one_pass.cl" : NULL, NULL};
-    compact_part *p = &c->parts[from];
+                           one_pass ? "compact/one_pass.cl" : NULL, NULL};
     const char *word;
     size_t words;
     algo_words(c->element_size, &word, &words);
+    char defines[256];
+    snprintf(defines, sizeof defines, "-DCLSCAN_WG=%zu -DCLSCAN_ITEMS=%zu -DCLSCAN_WORD=%s -DCLSCAN_WORDS=%zu "
+             "-DCLSCAN_SELECT_STRIDED=%d -DCLSCAN_FLAGS_GIVEN=%d -DCLSCAN_SPIN_LIMIT=%uu", wg, items, word, words,
+             c->gpu, from == COMPACT_FROM_FLAGS, c->dev.spin_limit >= 0 ? (unsigned)c->dev.spin_limit : 20000u);
+    return clscan_program_get(fn, c->context, c->device, &c->info, &c->dev,
+                              from == COMPACT_FROM_PREDICATE ? c->predicate : NULL, files, defines, out);
+}
+
+/* Builds the programs of the flags from `from` into c->parts[from]; on failure the part stays
+ * empty. */
+static cl_int build(const char *fn, clscan_compactor *c, compact_source from)
+{
+    compact_part *p = &c->parts[from];
     p->wg = c->wg;
     cl_int err;
     for (;;) {
-        char defines[256];
-        snprintf(defines, sizeof defines, "-DCLSCAN_WG=%zu -DCLSCAN_ITEMS=%zu -DCLSCAN_WORD=%s -DCLSCAN_WORDS=%zu "
-                 "-DCLSCAN_SELECT_STRIDED=%d -DCLSCAN_FLAGS_GIVEN=%d -DCLSCAN_SPIN_LIMIT=%uu", p->wg, c->items, word,
-                 words, c->gpu, from == COMPACT_FROM_FLAGS,
-                 c->dev.spin_limit >= 0 ? (unsigned)c->dev.spin_limit : 20000u);
-        err = clscan_program_get(fn, c->context, c->device, &c->info, &c->dev,
-                                 from == COMPACT_FROM_PREDICATE ? c->predicate : NULL, files, defines, &p->program);
+        err = program(fn, c, from, p->wg, c->items, 0, &p->program);
+        if (err == CL_SUCCESS && compact_one_pass_available(c))
+            err = program(fn, c, from, p->wg, c->one_pass_items, 1, &p->one_pass_program);
         if (err == CL_SUCCESS)
             err = kernels(fn, c, from, p);
         if (err == CL_SUCCESS)

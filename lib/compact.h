@@ -21,7 +21,8 @@ typedef struct compact_part {
     size_t wg;
     cl_kernel count, scatter, partition;
     cl_kernel flags_runs;          /* cl/select/runs.cl: the flags of runs, for runs.c */
-    cl_kernel one_pass;            /* cl/compact/one_pass.cl (GPUs with 64-bit atomics), or NULL */
+    cl_program one_pass_program;   /* its blocks of wg x one_pass_items (GPUs with 64-bit atomics), */
+    cl_kernel one_pass;            /* cl/compact/one_pass.cl; or both NULL */
 } compact_part;
 
 struct clscan_compactor {
@@ -30,7 +31,8 @@ struct clscan_compactor {
     clscan_device_info info;
     clscan_dev_options dev;
     size_t element_size;
-    size_t wg, items;
+    size_t wg, items;              /* the blocks of the count, scan and scatter kernels */
+    size_t one_pass_items;         /* and of the one pass (compact_one_pass.c) */
     int gpu;                       /* the device policy: the block scatters */
     char *predicate;               /* a predicate's definitions (select.c), or NULL */
     compact_part parts[COMPACT_SOURCES];   /* built at creation (compact_create) */

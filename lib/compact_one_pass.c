@@ -7,11 +7,11 @@
 
 /* The one pass up to this many blocks, the count, scan and scatter above: its blocks publish
  * one after the other, and beyond some 8192 blocks that chain costs more than reading the flags
- * twice (H200, 256 x 16 flags a block, alternating with the three kernels, four selections:
- * 2^22 0.029-0.045 ms against 0.059-0.084, 2^24 0.054-0.093 against 0.071-0.113, 2^26 (16384
- * blocks) 0.135-0.268 against 0.115-0.244, doc/perf/h200-compact-one-pass-2026-12-01.txt; in
- * blocks of 256 x 32, 2^26 (8192 blocks): unique 0.200-0.203 against 0.236-0.242, compact-50
- * 0.188-0.190 against 0.222-0.230). */
+ * twice (H200, alternating with the three kernels in blocks of 256 x 16, four selections, the one
+ * pass in blocks of 256 x 16: 2^22 0.029-0.045 ms against 0.059-0.084, 2^24 0.054-0.093
+ * against 0.071-0.113, 2^26 (16384 blocks) 0.135-0.268 against 0.115-0.244,
+ * doc/perf/h200-compact-one-pass-2026-12-01.txt; in blocks of 256 x 32, 2^26 (8192 blocks):
+ * unique 0.200-0.203 against 0.220-0.223, compact-50 0.188-0.190 against 0.199-0.202). */
 #define ONE_PASS_MAX_BLOCKS 8192
 
 /* Where the block scatter runs and the status words are single 64-bit atomics. */
@@ -20,18 +20,25 @@ int compact_one_pass_available(const clscan_compactor *c)
     return c->gpu && c->info.has_int64_atomics;
 }
 
+/* The one pass's blocks (of its own size, compact.c's tuning). */
+static size_t one_pass_blocks(const clscan_compactor *c, const compact_call *k)
+{
+    const size_t tile = c->parts[k->from].wg * c->one_pass_items;
+    return k->count / tile + (k->count % tile != 0);
+}
+
 /* Elements or indices (partition keeps its own scatter), without a total read before the
  * scatter (the blocking calls). */
 int compact_one_pass_applies(const clscan_compactor *c, const compact_call *k, const cl_uint *total)
 {
     return !total && k->mode != COMPACT_PARTITION && c->parts[k->from].one_pass &&
-           compact_blocks(c, k) <= ONE_PASS_MAX_BLOCKS;
+           one_pass_blocks(c, k) <= ONE_PASS_MAX_BLOCKS;
 }
 
 cl_int compact_one_pass_step(clscan_compactor *c, clscan_chain *ch, const compact_call *k)
 {
     const compact_part *part = &c->parts[k->from];
-    const size_t blocks = compact_blocks(c, k);
+    const size_t blocks = one_pass_blocks(c, k);
     cl_mem old = c->status;
     cl_int err = clscan_scratch_grow(c->context, &c->status, &c->status_cap, (1 + blocks) * sizeof(cl_ulong));
     if (err != CL_SUCCESS)
