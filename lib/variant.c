@@ -130,6 +130,13 @@ static void automatic_tuning(const clscan_variant *v, size_t e, clscan_algorithm
          * with private arrays). */
         *wg = 1;
         *items = clamp(16384 / e, 4, 4096);
+    } else if (!v->gpu && !CLSCAN_PROGRAM_IS_PLAIN(v->what)) {
+        /* Segmented programs on CPUs: long runs in few work-items (PoCL, 2 cores, 2^22, medians
+         * of 7 alternating: float SUM by heads 4 x 1024 9.5 ms against 13.3 for 8 x 64, 8.7 for
+         * 4 x 2048, 11.1 for 8 x 256; int32 MAX by key 11.5 against 14.1; double SUM 12.8
+         * against 16.7; float AFFINE 17.0 against 18.9, but 26.1 for 4 x 2048). */
+        *wg = 4;
+        *items = clamp(16384 / e, 1, 1024);
     } else if (!v->gpu) {
         /* PoCL, 2^24 floats with the work-items' private arrays: 8 x 128 was fastest. */
         *wg = 8;
