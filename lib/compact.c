@@ -30,6 +30,12 @@ static void tuning(clscan_compactor *c)
     c->wg = c->gpu ? 256 : 16;
     c->items = !c->gpu ? 256 : pocl_cpu ? 32 : 16;
     c->one_pass_items = pocl_cpu ? 16 : 32;
+    /* Developer switches: the count, scan and scatter kernels' blocks (a work-item's flags are
+     * one uint's bits in the GPUs' kernels). */
+    if (c->dev.compact_wg > 0)
+        c->wg = (size_t)c->dev.compact_wg;
+    if (c->dev.compact_items > 0 && (!c->gpu || c->dev.compact_items <= 32))
+        c->items = (size_t)c->dev.compact_items;
     while (c->wg > c->info.max_work_group_size)
         c->wg /= 2;
 }

@@ -60,6 +60,11 @@ static long number(const char *value, size_t n)
     return strtol(value, NULL, 10);
 }
 
+static int power_of_two(long x)
+{
+    return x > 0 && (x & (x - 1)) == 0;
+}
+
 /* One "key=value" switch of length n. */
 static cl_int parse_switch(const char *fn, const char *s, size_t n, clscan_dev_options *dev)
 {
@@ -87,6 +92,10 @@ static cl_int parse_switch(const char *fn, const char *s, size_t n, clscan_dev_o
         dev->window_polls = x;
     else if (k == 10 && !strncmp(s, "spin_limit", k) && (x = number(v, vn)) >= 0)
         dev->spin_limit = x;
+    else if (k == 10 && !strncmp(s, "compact_wg", k) && power_of_two(x = number(v, vn)) && x <= 1024)
+        dev->compact_wg = x;
+    else if (k == 13 && !strncmp(s, "compact_items", k) && power_of_two(x = number(v, vn)) && x <= 4096)
+        dev->compact_items = x;
     else if (k == 4 && !strncmp(s, "host", k) && (i = lookup(v, vn, host_paths)) >= 0)
         dev->host_copy = i;
     else if (k == 5 && !strncmp(s, "build", k) && vn < sizeof dev->build)
@@ -104,6 +113,7 @@ cl_int clscan_env_dev_options(const char *fn, clscan_dev_options *dev)
     dev->status = -1;
     dev->window_polls = -1;
     dev->spin_limit = -1;
+    dev->compact_wg = dev->compact_items = -1;
     const char *dir = nonempty(getenv("CLSCAN_KERNEL_DIR"));
     if (dir && strlen(dir) >= sizeof dev->kernel_dir)
         return clscan_fail(CLSCAN_KERNEL_SOURCE_NOT_FOUND, "%s: CLSCAN_KERNEL_DIR is longer than %zu bytes", fn,

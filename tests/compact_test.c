@@ -217,6 +217,25 @@ START_TEST(gpu_tuning_matches_the_loop)
 }
 END_TEST
 
+/* Other blocks through the developer switches (doc/hacking.md); malformed values refused. */
+START_TEST(developer_blocks_match_the_loop)
+{
+    cl_int err;
+    setenv("CLSCAN_DEVELOP", "compact_wg=4;compact_items=1024", 1);
+    clscan_compactor *g = clscan_compactor_create(tu.context, tu.device, 4, &err);
+    setenv("CLSCAN_DEVELOP", "compact_wg=3", 1);
+    clscan_compactor *bad = clscan_compactor_create(tu.context, tu.device, 4, &err);
+    const cl_int bad_err = err;
+    unsetenv("CLSCAN_DEVELOP");
+    ck_assert_msg(g, "clscan_compactor_create: %s", clscan_last_error());
+    ck_assert_msg(!bad && bad_err == CL_INVALID_VALUE, "compact_wg=3 gave %s", clscan_error_string(bad_err));
+    const size_t counts[] = {1, 4095, 4097, 70001};
+    for (size_t k = 0; k < sizeof counts / sizeof *counts; k++)
+        CHECK_CASE(.size = 1, .count = counts[k], .density = RANDOM, .permille = 500, .use = g);
+    clscan_compactor_release(g);
+}
+END_TEST
+
 /* ---- Rejected calls ---------------------------------------------------------------------- */
 
 START_TEST(rejected_calls_leave_the_buffers_untouched)
@@ -313,6 +332,7 @@ int main(void)
     tcase_add_test(tc, indices_and_blocking_calls_match_the_loop);
     tcase_add_test(tc, three_million_elements_match_the_loop);
     tcase_add_test(tc, gpu_tuning_matches_the_loop);
+    tcase_add_test(tc, developer_blocks_match_the_loop);
     tcase_add_test(tc, rejected_calls_leave_the_buffers_untouched);
     suite_add_tcase(s, tc);
     int rc = tu_run(s);
