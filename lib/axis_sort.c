@@ -69,32 +69,38 @@ static radix_lines axis_lines(const axis_shape *a)
                          .out_line = a->out_pitch, .out_step = 1};
 }
 
-/* Lines of one key stored contiguously (one row along columns, a column of pitch 1 along rows):
- * sorted already. */
-static int one_key_lines(const axis_shape *a)
+/* How an axis sort runs, decided once for its scratch and its commands: lines of one key stored
+ * contiguously (one row along columns, a column of pitch 1 along rows) are sorted already (a
+ * copy); lines of up to lines_max keys take a work-item each; longer rows are uniform segments;
+ * longer columns are sorted transposed. */
+typedef enum axis_path { AXIS_COPY, AXIS_LINES, AXIS_ROWS, AXIS_COLUMNS } axis_path;
+
+static axis_path axis_path_of(const radix_engine *e, const axis_shape *a)
 {
-    return a->columns ? a->rows == 1 : a->cols == 1 && a->in_pitch == 1 && a->out_pitch == 1;
+    if (a->columns ? a->rows == 1 : a->cols == 1 && a->in_pitch == 1 && a->out_pitch == 1)
+        return AXIS_COPY;
+    if ((a->columns ? a->rows : a->cols) <= e->lines_max)
+        return AXIS_LINES;
+    return a->columns ? AXIS_COLUMNS : AXIS_ROWS;
 }
 
-/* The commands of a checked axis sort (the lock held, scratch reserved).  Lines of one key stored
- * contiguously: a copy.  Lines of up to lines_max keys (GPUs): a work-item each, in the caller's
- * arrays.  Longer rows: the segmented sort with uniform segments g, read and written at the caller's
- * pitches.  Longer columns: transposed into the sorter's scratch (columns as rows: coalesced both
- * ways), sorted there in place as rows, transposed back. */
+/* The commands of a checked axis sort (the lock held, scratch reserved), by its path.  Lines
+ * (GPUs): a work-item each, in the caller's arrays.  Rows: the segmented sort with uniform
+ * segments g, read and written at the caller's pitches.  Columns: transposed into the sorter's
+ * scratch (columns as rows: coalesced both ways), sorted there in place as rows, transposed back. */
 static cl_int axis_sort_commands(clscan_sorter *s, clscan_chain *c, const radix_job *j, const axis_shape *a)
 {
     radix_engine *e = &s->engine;
     const radix_segments g = axis_segments(a);
+    const radix_lines l = axis_lines(a);
     const size_t rows = a->rows, cols = a->cols, in_pitch = a->in_pitch, out_pitch = a->out_pitch;
     cl_int err = CL_SUCCESS;
-    if (one_key_lines(a))
-        return radix_engine_copy(e, c, j);
-    if (g.length <= e->lines_max) {
-        const radix_lines l = axis_lines(a);
-        return radix_engine_run_lines(e, c, j, &l);
+    switch (axis_path_of(e, a)) {
+    case AXIS_COPY: return radix_engine_copy(e, c, j);
+    case AXIS_LINES: return radix_engine_run_lines(e, c, j, &l);
+    case AXIS_ROWS: return radix_engine_run_segmented(e, c, j, &g);
+    case AXIS_COLUMNS: break;
     }
-    if (!a->columns)
-        return radix_engine_run_segmented(e, c, j, &g);
     radix_job t = *j;
     t.keys_in = t.keys_out = s->axis_keys;
     t.values_in = t.values_out = j->values_in ? s->axis_values : NULL;
@@ -119,13 +125,13 @@ static cl_int axis_sort_reserve(clscan_sorter *s, const radix_job *j, const axis
 {
     radix_engine *e = &s->engine;
     const radix_segments g = axis_segments(a);
-    const int columns = a->columns;
-    if (one_key_lines(a))
+    const radix_lines l = axis_lines(a);
+    const axis_path path = axis_path_of(e, a);
+    const int columns = path == AXIS_COLUMNS;
+    if (path == AXIS_COPY)
         return CL_SUCCESS;
-    if (g.length <= e->lines_max) {
-        const radix_lines l = axis_lines(a);
+    if (path == AXIS_LINES)
         return radix_engine_reserve_lines(e, j, &l);
-    }
     /* Rows in place sort from a copy of the whole input, gaps included, when one pass does it
      * (radix_engine_run_segmented); columns sort the transposed copy in place. */
     radix_job r = *j;
