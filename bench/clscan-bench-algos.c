@@ -8,6 +8,7 @@
 #include "peer_launcher.h"
 
 #include <errno.h>
+#include <math.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -26,7 +27,7 @@
 #define MAX_LOG2 32
 
 typedef struct options {
-    int min_log2, max_log2, reps;
+    int min_log2, max_log2, reps, seq_reps;
     int cases[ALG_NCASES];
     const char *device, *csv, *boost, *cub;
 } options;
@@ -42,6 +43,8 @@ static void usage(FILE *f)
                "                      sort-u32-pairs-desc select-if partition unique reduce-by-key\n"
                "                      segsort-u32 sort-u8 sort-u16 segsort-u32-long (default all)\n"
                "  --reps=N            timed runs per measurement after one warm-up (default 10)\n"
+               "  --seq-reps=N        timed runs of the sequential loop (default: --reps; 0: none, its\n"
+               "                      column shows -; the reference it is checked against still runs)\n"
                "  --csv=FILE          also write the results as CSV\n"
                "  --boost=PROGRAM     run the Boost.Compute peer (bench/boost-bench-algos)\n"
                "  --cub=PROGRAM       run the CUB peer (bench/cub-bench-algos; NVIDIA devices only)\n"
@@ -69,6 +72,7 @@ static int parse_options(int argc, char **argv, options *o)
     o->min_log2 = 16;
     o->max_log2 = 26;
     o->reps = 10;
+    o->seq_reps = -1;
     for (int i = 1; i < argc; ++i) {
         char name[32] = "";
         const char *a = argv[i], *eq = strchr(a, '='), *value = NULL;
@@ -96,6 +100,7 @@ static int parse_options(int argc, char **argv, options *o)
         else if (!strcmp(name, "--min")) { if (parse_int(name, value, 0, MAX_LOG2, &o->min_log2)) return -1; }
         else if (!strcmp(name, "--max")) { if (parse_int(name, value, 0, MAX_LOG2, &o->max_log2)) return -1; }
         else if (!strcmp(name, "--reps")) { if (parse_int(name, value, 1, MAX_REPS, &o->reps)) return -1; }
+        else if (!strcmp(name, "--seq-reps")) { if (parse_int(name, value, 0, MAX_REPS, &o->seq_reps)) return -1; }
         else if (!strcmp(name, "--case")) {
             char buf[256];
             snprintf(buf, sizeof buf, "%s", value);
@@ -444,7 +449,7 @@ typedef struct row {
     peer peers[NPEERS];
 } row;
 
-static void measure(bench *b, const handles *h, int c, size_t n, int reps, row *r)
+static void measure(bench *b, const handles *h, int c, size_t n, int reps, int seq_reps, row *r)
 {
     bufs u;
     double t[MAX_REPS], host[MAX_REPS], copy[MAX_REPS], kcopy[MAX_REPS], seq[MAX_REPS];
@@ -458,7 +463,7 @@ static void measure(bench *b, const handles *h, int c, size_t n, int reps, row *
     const uint32_t *values = alg_has_values(c) ? u.values : NULL;
     u.ref_count = alg_sequential(c, n, u.keys, values, u.flags, u.offsets, u.nsegments, u.ref_keys, u.ref_values,
                                  u.tmp);
-    for (int i = 0; i < reps; ++i) {
+    for (int i = 0; i < seq_reps; ++i) {
         const double t0 = wall_ms();
         const size_t m = bench_seq_algos(c, n, u.keys, values, u.flags, u.offsets, u.nsegments, u.seq_keys,
                                          u.seq_values, u.tmp);
@@ -508,7 +513,7 @@ static void measure(bench *b, const handles *h, int c, size_t n, int reps, row *
         r->host_ms = bench_median(host, reps);
         r->copy_ms = bench_median(copy, reps);
         r->kcopy_ms = bench_median(kcopy, reps);
-        r->seq_ms = bench_median(seq, reps);
+        r->seq_ms = seq_reps ? bench_median(seq, seq_reps) : NAN;
     }
     bufs_free(&u);
 }
@@ -606,7 +611,12 @@ static void print_row(FILE *f, const row *r, const int use[NPEERS], int csv)
         if (r->status)
             fprintf(f, ",,,,,");
         else
-            fprintf(f, ",%.6f,%.6f,%.6f,%.6f,%.3f", r->ms, r->host_ms, r->copy_ms, r->seq_ms, (double)r->n / (r->ms * 1e3));
+        {
+            fprintf(f, ",%.6f,%.6f,%.6f,", r->ms, r->host_ms, r->copy_ms);
+            if (!isnan(r->seq_ms))
+                fprintf(f, "%.6f", r->seq_ms);
+            fprintf(f, ",%.3f", (double)r->n / (r->ms * 1e3));
+        }
         for (int p = 0; p < NPEERS; ++p)
             if (r->peers[p].have && r->peers[p].ok)
                 fprintf(f, ",%.6f", r->peers[p].ms);
@@ -625,9 +635,12 @@ static void print_row(FILE *f, const row *r, const int use[NPEERS], int csv)
         fprintf(f, "  %s%s\n", why[r->status], r->status == 3 ? " (see stderr)" : "");
         return;
     }
-    fprintf(f, " %10.4f %10.4f %9.1f %10.4f %10.4f %10.4f %7.2f %7.2f %7.3f", r->ms, r->host_ms,
-            (double)r->n / (r->ms * 1e3), r->copy_ms, r->kcopy_ms, r->seq_ms, r->ms / r->copy_ms, r->ms / r->kcopy_ms,
-            r->ms / r->seq_ms);
+    fprintf(f, " %10.4f %10.4f %9.1f %10.4f %10.4f", r->ms, r->host_ms, (double)r->n / (r->ms * 1e3), r->copy_ms,
+            r->kcopy_ms);
+    if (isnan(r->seq_ms))
+        fprintf(f, " %10s %7.2f %7.2f %7s", "-", r->ms / r->copy_ms, r->ms / r->kcopy_ms, "-");
+    else
+        fprintf(f, " %10.4f %7.2f %7.2f %7.3f", r->seq_ms, r->ms / r->copy_ms, r->ms / r->kcopy_ms, r->ms / r->seq_ms);
     for (int p = 0; p < NPEERS; ++p) {
         if (!use[p])
             continue;
@@ -682,7 +695,7 @@ int main(int argc, char **argv)
                 continue;
             }
             fprintf(stderr, "clscan-bench-algos: %s 2^%d\n", alg_case_names[c], lg);
-            measure(&b, &h, c, r->n, o.reps, r);
+            measure(&b, &h, c, r->n, o.reps, o.seq_reps < 0 ? o.reps : o.seq_reps, r);
             if (r->status == 3)
                 fprintf(stderr, "clscan-bench-algos: %s 2^%d: WRONG, first difference at %zu\n", alg_case_names[c], lg,
                         r->first_bad);
