@@ -163,6 +163,7 @@ static cl_int build(const char *fn, radix_engine *e, int key_order)
     const int gpu = clscan_policy_gpu(&e->info, &e->dev);
     const char *files[] = {"radix/keys.cl", "radix/blocks.cl",
                            gpu ? "radix/histogram_atomic.cl" : "radix/histogram_columns.cl", "common/wg_sum.cl",
+                           e->info.nvidia_ptx ? "common/warp_sync_ptx.cl" : "common/warp_sync_barrier.cl",
                            e->ranked ? "radix/scatter_ranked.cl" : "radix/scatter_table.cl",
                            "radix/bucket_offsets.cl", "radix/segmented.cl", "radix/segment_blocks.cl",
                            "radix/transpose.cl", "radix/lines.cl", NULL};

@@ -2,7 +2,8 @@
  *
  * A program is this file, a histogram (radix/histogram_columns.cl on CPUs,
  * radix/histogram_atomic.cl on GPUs), a scatter (radix/scatter_table.cl, or
- * cl/common/wg_sum.cl and radix/scatter_ranked.cl on GPUs with 256 work-items per work-group)
+ * cl/common/wg_sum.cl, one of cl/common/warp_sync_*.cl and radix/scatter_ranked.cl on GPUs with
+ * 256 work-items per work-group)
  * and radix/bucket_offsets.cl.  Build options:
  *   CLSCAN_KEY_TYPE     uchar, ushort, uint or ulong (keys are moved as bit patterns); CLSCAN_KEY_SIGN
  *                       its top bit

@@ -1,16 +1,29 @@
-/* The scatter on GPUs with CLSCAN_WG == RADIX work-items and at most 65536 keys per block: the
- * block is loaded striped (coalesced) and the keys are ranked by groups of 32 work-items
- * ("warps"), each with its own digit counts, instead of through the (digit, work-item) table.
- * Warp w holds the block's keys 32 * CLSCAN_ITEMS * w + 32 * r + lane for rounds r = 0 ...
- * CLSCAN_ITEMS - 1, so the order (warp, round, lane) is the input order.  In each round every
- * lane finds the lanes of its warp with the same digit (its peers: each lane sets its bit in the
- * (warp, digit) mask); its rank among the warp's keys of that digit is the warp's count so far
- * plus its peers in lower lanes, and the highest peer adds the peers to the count.  After the
- * rounds, one scan of the (digit, warp) counts gives every key its rank in the block.  (NVIDIA's
- * match.any.sync through inline PTX was measured slower on the H200 than these local atomics.)
+/* The scatter on GPUs with CLSCAN_WG == RADIX work-items and at most 65536 keys per block, in
+ * four steps:
+ *   load   the block's keys, striped (coalesced), every load in flight before the first is used;
+ *   rank   by groups of 32 work-items ("warps"), each with its own digit counts, instead of
+ *          through the (digit, work-item) table.  Warp w holds the block's keys
+ *          32 * CLSCAN_ITEMS * w + 32 * r + lane for rounds r = 0 ... CLSCAN_ITEMS - 1, so the
+ *          order (warp, round, lane) is the input order.  In each round every lane finds the
+ *          lanes of its warp with the same digit (its peers: each lane sets its bit in the (warp,
+ *          digit) mask); its rank among the warp's keys of that digit is the warp's count so far
+ *          plus its peers in lower lanes, and the highest peer adds the peers to the count.  A
+ *          round's steps are ordered by warp_sync() (common/warp_sync_*.cl): only the warp's own
+ *          lanes share its masks and counts.  After the rounds, one scan of the (digit, warp)
+ *          counts gives every key its rank in the block;
+ *   stage  the keys in local memory in their block order (in the masks' memory, free by then;
+ *          a block's keys fit there: TILE * sizeof(K) <= 16 KiB, checked below), their
+ *          positions in order[];
+ *   store  ranks li, li + CLSCAN_WG, ...: each work-item reads all its keys, positions and
+ *          values first, then writes them, so that its loads do not wait behind its stores
+ *          (nothing tells the compiler that inputs and outputs never overlap); neighbours write
+ *          neighbouring addresses within a digit.
+ * (NVIDIA's match.any.sync through inline PTX was measured slower on the H200 than the masks.)
  * The arguments of radix/scatter_table.cl. */
 #define NWARPS (CLSCAN_WG / 32)
 #define NOT_A_DIGIT RADIX   /* positions past count: their own peers, never counted */
+#define RANKED_VALUE_WORDS (CLSCAN_VALUE_WORDS ? CLSCAN_VALUE_WORDS : 1)
+typedef char ranked_stage_fits[TILE * sizeof(K) <= 2 * NWARPS * RADIX * sizeof(uint) ? 1 : -1];
 
 /* whole: the plain sort (no segments: no shift to read, no clamp) */
 inline void radix_scatter_ranked(SCATTER_PARAMS, radix_block b, ulong in_gap, ulong out_gap, int whole,
@@ -26,29 +39,33 @@ inline void radix_scatter_ranked(SCATTER_PARAMS, radix_block b, ulong in_gap, ul
     if (b.n == 0)   /* the whole work-group: no barrier below is reached by some only */
         return;
     __local uint *mine = counts_of + w * RADIX;
+    __local K *staged = (__local K *)scratch;
 
     for (uint j = li; j < NWARPS * RADIX; j += CLSCAN_WG)
         counts_of[j] = 0;
     for (uint j = li; j < 2 * NWARPS * RADIX; j += CLSCAN_WG)
         scratch[j] = 0;
-    barrier(CLK_LOCAL_MEM_FENCE);
 
-    uint digit[CLSCAN_ITEMS];
+    K key[CLSCAN_ITEMS];
     ushort rank[CLSCAN_ITEMS];
     const uint first = w * 32 * CLSCAN_ITEMS + lane;
     for (uint r = 0; r < CLSCAN_ITEMS; ++r) {
         const uint pos = first + 32 * r;
-        const uint d = pos < in_block ? digit_of(in[pos], shift, mask, clamp, flip) : NOT_A_DIGIT;
-        digit[r] = d;
+        key[r] = pos < in_block ? in[pos] : 0;
+    }
+    barrier(CLK_LOCAL_MEM_FENCE);
+
+    for (uint r = 0; r < CLSCAN_ITEMS; ++r) {
+        const uint d = first + 32 * r < in_block ? digit_of(key[r], shift, mask, clamp, flip) : NOT_A_DIGIT;
         /* Two sets of masks in turn: a round's masks are cleared while the next round fills
-         * the other set, so two barriers per round suffice. */
+         * the other set, so two syncs per round suffice. */
         __local uint *masks = scratch + (r % 2) * NWARPS * RADIX + w * RADIX;
         if (d < RADIX)
             atomic_or(&masks[d], 1u << lane);
-        barrier(CLK_LOCAL_MEM_FENCE);
+        warp_sync();
         const uint peers = d < RADIX ? masks[d] : 0;
         const uint before = d < RADIX ? mine[d] : 0;
-        barrier(CLK_LOCAL_MEM_FENCE);
+        warp_sync();
         if (d < RADIX && lane == 31 - clz(peers)) {
             mine[d] = before + popcount(peers);
             masks[d] = 0;
@@ -74,22 +91,41 @@ inline void radix_scatter_ranked(SCATTER_PARAMS, radix_block b, ulong in_gap, ul
                    start;
     barrier(CLK_LOCAL_MEM_FENCE);
     for (uint r = 0; r < CLSCAN_ITEMS; ++r)
-        if (digit[r] < RADIX)
-            order[mine[digit[r]] + rank[r]] = (ushort)(first + 32 * r);
+        if (first + 32 * r < in_block) {
+            const uint at = mine[digit_of(key[r], shift, mask, clamp, flip)] + rank[r];
+            order[at] = (ushort)(first + 32 * r);
+            staged[at] = key[r];
+        }
     barrier(CLK_LOCAL_MEM_FENCE);
 
-    /* Ranks li, li + CLSCAN_WG, ...: neighbours write neighbouring addresses within a digit.
-     * Segments: positions clamped below count (there anyway with offsets that keep the rules;
+    /* Segments: positions clamped below count (there anyway with offsets that keep the rules;
      * a branch there cost the plain sort 15% on the H200, a clamp nothing it needs). */
     const uint last = (uint)(count - 1);
-    for (uint rk = li; rk < in_block; rk += CLSCAN_WG) {
-        const uint i = order[rk];
-        const K k = in[i];
-        const uint p = dest[digit_of(k, shift, mask, clamp, flip)] + rk;
-        move_element(from + i, whole ? p : min(p, last), k, keys_out + keys_out_offset + to,
-                     values_in + values_in_offset * CLSCAN_VALUE_WORDS,
-                     values_out + (values_out_offset + to) * CLSCAN_VALUE_WORDS, index_in + index_in_offset,
-                     index_out + index_out_offset, index_mode);
+    uint at[CLSCAN_ITEMS], index[CLSCAN_ITEMS];
+    VW value[CLSCAN_ITEMS][RANKED_VALUE_WORDS];
+    __global const VW *values_from = values_in + (values_in_offset + from) * CLSCAN_VALUE_WORDS;
+    for (uint r = 0; r < CLSCAN_ITEMS; ++r) {
+        const uint rk = r * CLSCAN_WG + li;
+        const int here = rk < in_block;
+        at[r] = here ? order[rk] : 0;
+        key[r] = here ? staged[rk] : 0;
+        for (uint v = 0; v < CLSCAN_VALUE_WORDS; ++v)
+            value[r][v] = here ? values_from[(ulong)at[r] * CLSCAN_VALUE_WORDS + v] : 0;
+        /* index_mode 1: the input position (first pass); 2: index_in there (later passes) */
+        index[r] = here && index_mode == 2 ? index_in[index_in_offset + from + at[r]] : (uint)(from + at[r]);
+    }
+    __global K *keys_to = keys_out + keys_out_offset + to;
+    __global VW *values_to = values_out + (values_out_offset + to) * CLSCAN_VALUE_WORDS;
+    for (uint r = 0; r < CLSCAN_ITEMS; ++r) {
+        const uint rk = r * CLSCAN_WG + li;
+        if (rk >= in_block)
+            break;
+        const uint p0 = dest[digit_of(key[r], shift, mask, clamp, flip)] + rk, p = whole ? p0 : min(p0, last);
+        keys_to[p] = key[r];
+        for (uint v = 0; v < CLSCAN_VALUE_WORDS; ++v)
+            values_to[(ulong)p * CLSCAN_VALUE_WORDS + v] = value[r][v];
+        if (index_mode)
+            index_out[index_out_offset + p] = index[r];
     }
 }
 
