@@ -45,11 +45,10 @@ typedef struct radix_engine {
     size_t counts_cap, first_block_cap, keys_spare_cap, keys_tmp_cap[2], values_tmp_cap[2], index_tmp_cap[2];
 } radix_engine;
 
-/* The tuning (radix_tuning.c): the passes' blocks (allow_ranked: the ranking scatter where the
- * device takes it), the segmented sort's, the fallback for devices whose kernels run fewer work-items
- * than RADIX, and whether the table scatter's local memory fits the device. */
-void radix_tune(radix_engine *e, int allow_ranked);
-void radix_tune_segmented(radix_engine *e);
+/* The tuning (radix_tuning.c): the passes' blocks (the ranking scatter where the device takes it)
+ * and the segmented sort's; the fallback for devices whose kernels run fewer work-items than
+ * RADIX; whether the table scatter's local memory fits the device. */
+void radix_tune(radix_engine *e);
 void radix_tune_smaller(radix_engine *e);
 int radix_local_memory_fits(const radix_engine *e);
 

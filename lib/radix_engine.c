@@ -117,8 +117,7 @@ cl_int radix_engine_init(radix_engine *e, const char *fn, cl_context context, cl
     e->context = context;
     e->key_size = key_size;
     e->value_size = value_size;
-    radix_tune(e, 1);
-    radix_tune_segmented(e);
+    radix_tune(e);
     if (!radix_local_memory_fits(e))
         return clscan_fail(CLSCAN_DEVICE_NOT_SUPPORTED, "%s: %s has %llu bytes of local memory: too little for "
                            "the radix sort", fn, e->info.name, (unsigned long long)e->info.local_mem_size);

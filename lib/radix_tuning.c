@@ -38,7 +38,7 @@ static cl_ulong ranked_local_bytes(size_t items)
  * 3.34).  CPUs, and devices without RADIX work-items per group: one work-item x 4096 keys with
  * the (digit, work-item) table (PoCL, 2^20 uint32 keys: about 4x faster than 16 x 256 or 4 x
  * 1024; the work-items of a work-group run one after the other anyway). */
-void radix_tune(radix_engine *e, int allow_ranked)
+static void passes_tuning(radix_engine *e, int allow_ranked)
 {
     const clscan_device_info *info = &e->info;
     e->ranked = 0;
@@ -78,7 +78,7 @@ static void long_segments(radix_engine *e)
  * 32 keys by comparisons (PoCL, 10^5 segments of 1 key: 5.3 us each through the four passes of
  * uint32 keys, 0.02 us by comparison; 1024 comparisons cost less than the passes); no bitonic
  * sort (one work-item would run its n log^2 n steps alone). */
-void radix_tune_segmented(radix_engine *e)
+static void segmented_tuning(radix_engine *e)
 {
     const int gpu = clscan_policy_gpu(&e->info, &e->dev) && e->info.max_work_group_size >= 32;
     e->seg_wg = gpu ? 32 : 1;
@@ -117,11 +117,17 @@ void radix_tune_segmented(radix_engine *e)
         e->lines_wg /= 2;
 }
 
+void radix_tune(radix_engine *e)
+{
+    passes_tuning(e, 1);
+    segmented_tuning(e);
+}
+
 /* Devices whose kernels run fewer than RADIX work-items: the table scatter, and one work-item
  * per segment where the segmented kernel's work-groups do not fit either. */
 void radix_tune_smaller(radix_engine *e)
 {
-    radix_tune(e, 0);
+    passes_tuning(e, 0);
     if (e->info.max_work_group_size < e->seg_wg) {
         e->seg_wg = 1;
         e->seg_items = 4096;
