@@ -133,7 +133,9 @@ __kernel __attribute__((reqd_work_group_size(CLSCAN_WG, 1, 1)))
 void clscan_radix_scatter_ranked(SCATTER_PARAMS)
 {
     __local uint counts_of[NWARPS * RADIX];    /* (warp, digit): keys ranked so far; then offsets */
-    __local uint scratch[2 * NWARPS * RADIX];  /* two sets of (warp, digit) lane masks; the scan's buffer */
+    /* two sets of (warp, digit) lane masks; the scan's buffer; the staged keys (8-byte aligned:
+     * NVIDIA GPUs fault on a misaligned 64-bit access, where CPUs do not) */
+    __local uint scratch[2 * NWARPS * RADIX] __attribute__((aligned(8)));
     __local uint dest[RADIX];
     __local ushort order[TILE];                /* order[rank in block] = position in block */
     radix_scatter_ranked(SCATTER_ARGS, block_whole(get_group_id(0), nblocks, count), 0, 0, 1, counts_of, scratch, dest,
@@ -144,7 +146,9 @@ __kernel __attribute__((reqd_work_group_size(CLSCAN_WG, 1, 1)))
 void clscan_radix_scatter_ranked_segments(SCATTER_PARAMS, BLOCK_MAP_PARAMS)
 {
     __local uint counts_of[NWARPS * RADIX];    /* (warp, digit): keys ranked so far; then offsets */
-    __local uint scratch[2 * NWARPS * RADIX];  /* two sets of (warp, digit) lane masks; the scan's buffer */
+    /* two sets of (warp, digit) lane masks; the scan's buffer; the staged keys (8-byte aligned:
+     * NVIDIA GPUs fault on a misaligned 64-bit access, where CPUs do not) */
+    __local uint scratch[2 * NWARPS * RADIX] __attribute__((aligned(8)));
     __local uint dest[RADIX];
     __local ushort order[TILE];                /* order[rank in block] = position in block */
     radix_scatter_ranked(SCATTER_ARGS, block_of(get_group_id(0), nblocks, count, BLOCK_MAP_ARGS), in_gap, out_gap, 0,
