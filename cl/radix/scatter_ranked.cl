@@ -14,15 +14,16 @@
  *   stage  the keys in local memory in their block order (in the masks' memory, free by then;
  *          a block's keys fit there: TILE * sizeof(K) <= 16 KiB, checked below), their
  *          positions in order[];
- *   store  ranks li, li + CLSCAN_WG, ...: each work-item reads all its keys, positions and
- *          values first, then writes them, so that its loads do not wait behind its stores
- *          (nothing tells the compiler that inputs and outputs never overlap); neighbours write
- *          neighbouring addresses within a digit.
+ *   store  ranks li, li + CLSCAN_WG, ...: keys alone: each work-item reads all its keys and
+ *          positions first, then writes them, so that its loads do not wait behind its stores
+ *          (nothing tells the compiler that inputs and outputs never overlap); with values (and
+ *          the index passes) one key at a time, the registers for every value costing more
+ *          than the waits (H200, 2^26: pairs 3.39 ms against 3.52, uint32 keys 2.15 against
+ *          2.24).  Neighbours write neighbouring addresses within a digit.
  * (NVIDIA's match.any.sync through inline PTX was measured slower on the H200 than the masks.)
  * The arguments of radix/scatter_table.cl. */
 #define NWARPS (CLSCAN_WG / 32)
 #define NOT_A_DIGIT RADIX   /* positions past count: their own peers, never counted */
-#define RANKED_VALUE_WORDS (CLSCAN_VALUE_WORDS ? CLSCAN_VALUE_WORDS : 1)
 typedef char ranked_stage_fits[TILE * sizeof(K) <= 2 * NWARPS * RADIX * sizeof(uint) ? 1 : -1];
 
 /* whole: the plain sort (no segments: no shift to read, no clamp) */
@@ -101,31 +102,35 @@ inline void radix_scatter_ranked(SCATTER_PARAMS, radix_block b, ulong in_gap, ul
     /* Segments: positions clamped below count (there anyway with offsets that keep the rules;
      * a branch there cost the plain sort 15% on the H200, a clamp nothing it needs). */
     const uint last = (uint)(count - 1);
-    uint at[CLSCAN_ITEMS], index[CLSCAN_ITEMS];
-    VW value[CLSCAN_ITEMS][RANKED_VALUE_WORDS];
-    __global const VW *values_from = values_in + (values_in_offset + from) * CLSCAN_VALUE_WORDS;
+    if (CLSCAN_VALUE_WORDS) {   /* values: one at a time */
+        for (uint rk = li; rk < in_block; rk += CLSCAN_WG) {
+            const uint i = order[rk];
+            const K k = staged[rk];
+            const uint p = dest[digit_of(k, shift, mask, clamp, flip)] + rk;
+            move_element(from + i, whole ? p : min(p, last), k, keys_out + keys_out_offset + to,
+                         values_in + values_in_offset * CLSCAN_VALUE_WORDS,
+                         values_out + (values_out_offset + to) * CLSCAN_VALUE_WORDS, index_in + index_in_offset,
+                         index_out + index_out_offset, index_mode);
+        }
+        return;
+    }
+    uint at[CLSCAN_ITEMS];
     for (uint r = 0; r < CLSCAN_ITEMS; ++r) {
         const uint rk = r * CLSCAN_WG + li;
         const int here = rk < in_block;
         at[r] = here ? order[rk] : 0;
         key[r] = here ? staged[rk] : 0;
-        for (uint v = 0; v < CLSCAN_VALUE_WORDS; ++v)
-            value[r][v] = here ? values_from[(ulong)at[r] * CLSCAN_VALUE_WORDS + v] : 0;
-        /* index_mode 1: the input position (first pass); 2: index_in there (later passes) */
-        index[r] = here && index_mode == 2 ? index_in[index_in_offset + from + at[r]] : (uint)(from + at[r]);
     }
     __global K *keys_to = keys_out + keys_out_offset + to;
-    __global VW *values_to = values_out + (values_out_offset + to) * CLSCAN_VALUE_WORDS;
     for (uint r = 0; r < CLSCAN_ITEMS; ++r) {
         const uint rk = r * CLSCAN_WG + li;
         if (rk >= in_block)
             break;
         const uint p0 = dest[digit_of(key[r], shift, mask, clamp, flip)] + rk, p = whole ? p0 : min(p0, last);
         keys_to[p] = key[r];
-        for (uint v = 0; v < CLSCAN_VALUE_WORDS; ++v)
-            values_to[(ulong)p * CLSCAN_VALUE_WORDS + v] = value[r][v];
+        /* index_mode 1: the input position (first pass); 2: index_in there (later passes) */
         if (index_mode)
-            index_out[index_out_offset + p] = index[r];
+            index_out[index_out_offset + p] = index_mode == 2 ? index_in[index_in_offset + from + at[r]] : (uint)(from + at[r]);
     }
 }
 
