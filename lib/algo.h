@@ -28,6 +28,7 @@ typedef struct radix_engine {
     size_t key_size, value_size;
     size_t wg, items;            /* a block (one work-group) sorts wg * items keys per pass */
     int ranked;                  /* GPUs: the scatter ranks by warps (radix/scatter_ranked.cl) */
+    int onesweep;                /* and the plain sort's passes are onesweep's (radix/onesweep.cl) */
     size_t seg_wg, seg_items;    /* the segmented sort's work-groups and chunks (radix/segmented.cl) */
     size_t seg_small;            /* and its longest segments ranked by comparisons */
     size_t seg_local;            /* and by a sort in local memory (0: none) */
@@ -38,11 +39,14 @@ typedef struct radix_engine {
     cl_kernel histogram, scatter;                    /* the passes over the whole array */
     cl_kernel histogram_segments, scatter_segments;  /* the same over segments (radix/blocks.cl) */
     cl_kernel bucket_offsets, segmented, segment_blocks, transpose_keys, transpose_values, lines;
+    cl_kernel sweep_pass, digit_totals, digit_starts;  /* radix/onesweep.cl (ranked only) */
     clscan_plan *scan;
     /* scratch: the counts, the bucketer's keys when it is not given keys_out, and two sets of
      * keys, values and indices that the passes before the last alternate between */
     cl_mem counts, first_block, keys_spare, keys_tmp[2], values_tmp[2], index_tmp[2];
     size_t counts_cap, first_block_cap, keys_spare_cap, keys_tmp_cap[2], values_tmp_cap[2], index_tmp_cap[2];
+    cl_mem sweep;                /* onesweep: digit totals and starts, each pass's ticket and status words */
+    size_t sweep_cap;
 } radix_engine;
 
 /* The tuning (radix_tuning.c): the passes' blocks (the ranking scatter where the device takes it)

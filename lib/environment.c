@@ -73,6 +73,7 @@ static cl_int parse_switch(const char *fn, const char *s, size_t n, clscan_dev_o
     static const char *const primitives[] = {"auto", "hillis-steele", "blelloch", "two-level", NULL};
     static const char *const layouts[] = {"separate", "packed", "wide", NULL};
     static const char *const host_paths[] = {"auto", "copy", NULL};
+    static const char *const radix_passes[] = {"classic", "onesweep", NULL};
     const char *eq = memchr(s, '=', n);
     if (!eq)
         return clscan_fail(CL_INVALID_VALUE, "%s: CLSCAN_DEVELOP: \"%.*s\" is not key=value", fn, (int)n, s);
@@ -96,6 +97,8 @@ static cl_int parse_switch(const char *fn, const char *s, size_t n, clscan_dev_o
         dev->compact_wg = x;
     else if (k == 13 && !strncmp(s, "compact_items", k) && power_of_two(x = number(v, vn)) && x <= 4096)
         dev->compact_items = x;
+    else if (k == 12 && !strncmp(s, "radix_passes", k) && (i = lookup(v, vn, radix_passes)) >= 0)
+        dev->radix_passes = i;
     else if (k == 4 && !strncmp(s, "host", k) && (i = lookup(v, vn, host_paths)) >= 0)
         dev->host_copy = i;
     else if (k == 5 && !strncmp(s, "build", k) && vn < sizeof dev->build)
@@ -114,6 +117,7 @@ cl_int clscan_env_dev_options(const char *fn, clscan_dev_options *dev)
     dev->window_polls = -1;
     dev->spin_limit = -1;
     dev->compact_wg = dev->compact_items = -1;
+    dev->radix_passes = -1;
     const char *dir = nonempty(getenv("CLSCAN_KERNEL_DIR"));
     if (dir && strlen(dir) >= sizeof dev->kernel_dir)
         return clscan_fail(CLSCAN_KERNEL_SOURCE_NOT_FOUND, "%s: CLSCAN_KERNEL_DIR is longer than %zu bytes", fn,

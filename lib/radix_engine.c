@@ -23,10 +23,14 @@ static void release_program(radix_engine *e)
     if (e->transpose_keys) clReleaseKernel(e->transpose_keys);
     if (e->transpose_values) clReleaseKernel(e->transpose_values);
     if (e->lines) clReleaseKernel(e->lines);
+    if (e->sweep_pass) clReleaseKernel(e->sweep_pass);
+    if (e->digit_totals) clReleaseKernel(e->digit_totals);
+    if (e->digit_starts) clReleaseKernel(e->digit_starts);
     if (e->program) clReleaseProgram(e->program);
     e->histogram = e->scatter = e->histogram_segments = e->scatter_segments = NULL;
     e->bucket_offsets = e->segmented = e->segment_blocks = NULL;
     e->transpose_keys = e->transpose_values = e->lines = NULL;
+    e->sweep_pass = e->digit_totals = e->digit_starts = NULL;
     e->program = NULL;
 }
 
@@ -35,7 +39,7 @@ void radix_engine_free(radix_engine *e)
     release_program(e);
     clscan_plan_release(e->scan);
     cl_mem *bufs[] = {&e->counts, &e->first_block, &e->keys_spare, &e->keys_tmp[0], &e->keys_tmp[1], &e->values_tmp[0],
-                      &e->values_tmp[1], &e->index_tmp[0], &e->index_tmp[1]};
+                      &e->values_tmp[1], &e->index_tmp[0], &e->index_tmp[1], &e->sweep};
     for (size_t i = 0; i < sizeof bufs / sizeof *bufs; ++i)
         if (*bufs[i])
             clReleaseMemObject(*bufs[i]);
@@ -48,12 +52,22 @@ void radix_engine_free(radix_engine *e)
 static cl_int build(const char *fn, radix_engine *e, int key_order)
 {
     const int gpu = clscan_policy_gpu(&e->info, &e->dev);
-    const char *files[] = {"radix/keys.cl", "radix/blocks.cl",
-                           gpu ? "radix/histogram_atomic.cl" : "radix/histogram_columns.cl", "common/wg_sum.cl",
-                           e->info.nvidia_ptx ? "common/warp_sync_ptx.cl" : "common/warp_sync_barrier.cl",
-                           e->ranked ? "radix/scatter_ranked.cl" : "radix/scatter_table.cl",
-                           "radix/bucket_offsets.cl", "radix/segmented.cl", "radix/segment_blocks.cl",
-                           "radix/transpose.cl", "radix/lines.cl", NULL};
+    const char *files[16];
+    size_t nf = 0;
+    files[nf++] = "radix/keys.cl";
+    files[nf++] = "radix/blocks.cl";
+    files[nf++] = gpu ? "radix/histogram_atomic.cl" : "radix/histogram_columns.cl";
+    files[nf++] = "common/wg_sum.cl";
+    files[nf++] = e->info.nvidia_ptx ? "common/warp_sync_ptx.cl" : "common/warp_sync_barrier.cl";
+    if (e->ranked)
+        files[nf++] = "radix/onesweep.cl";   /* before the scatter, whose look-back it provides */
+    files[nf++] = e->ranked ? "radix/scatter_ranked.cl" : "radix/scatter_table.cl";
+    files[nf++] = "radix/bucket_offsets.cl";
+    files[nf++] = "radix/segmented.cl";
+    files[nf++] = "radix/segment_blocks.cl";
+    files[nf++] = "radix/transpose.cl";
+    files[nf++] = "radix/lines.cl";
+    files[nf] = NULL;
     const char *word;
     size_t words;
     algo_words(e->value_size ? e->value_size : 1, &word, &words);
@@ -101,6 +115,14 @@ static cl_int build(const char *fn, radix_engine *e, int key_order)
                                    &e->transpose_values);
     if (err == CL_SUCCESS)
         err = clscan_kernel_create(fn, e->program, e->device, &e->info, "clscan_radix_lines", e->lines_wg, &e->lines);
+    if (err == CL_SUCCESS && e->ranked)
+        err = clscan_kernel_create(fn, e->program, e->device, &e->info, "clscan_radix_onesweep", e->wg, &e->sweep_pass);
+    if (err == CL_SUCCESS && e->ranked)
+        err = clscan_kernel_create(fn, e->program, e->device, &e->info, "clscan_radix_digit_totals", e->wg,
+                                   &e->digit_totals);
+    if (err == CL_SUCCESS && e->ranked)
+        err = clscan_kernel_create(fn, e->program, e->device, &e->info, "clscan_radix_digit_starts", e->wg,
+                                   &e->digit_starts);
     return err;
 }
 
@@ -142,6 +164,24 @@ cl_int radix_engine_init(radix_engine *e, const char *fn, cl_context context, cl
 }
 
 
+/* Onesweep's words (radix/onesweep.cl): the digit totals and starts of every pass, then each
+ * pass's ticket and (block, digit) status words.  The plain sort takes it where the ranking
+ * scatter runs and every count fits a status word (below 2^30 keys). */
+static int sweeps(const radix_engine *e, size_t n)
+{
+    return e->onesweep && n < ((size_t)1 << 30);
+}
+
+static size_t sweep_region(size_t blocks)
+{
+    return 1 + (size_t)RADIX * blocks;
+}
+
+static size_t sweep_bytes(unsigned p, size_t blocks)
+{
+    return (2 * (size_t)p * RADIX + p * sweep_region(blocks)) * sizeof(cl_uint);
+}
+
 cl_int radix_engine_reserve(radix_engine *e, const radix_job *j)
 {
     const size_t n = j->count, blocks = radix_ceil_div(n, e->wg * e->items);
@@ -159,7 +199,36 @@ cl_int radix_engine_reserve(radix_engine *e, const radix_job *j)
     }
     if (err == CL_SUCCESS && !j->keys_out)
         err = clscan_scratch_grow(e->context, &e->keys_spare, &e->keys_spare_cap, n * e->key_size);
+    if (err == CL_SUCCESS && sweeps(e, n))
+        err = clscan_scratch_grow(e->context, &e->sweep, &e->sweep_cap, sweep_bytes(p, blocks));
     return err;
+}
+
+/* Onesweep's first steps: its words zeroed, every pass's digits counted in one read of the keys,
+ * their starts scanned. */
+static cl_int sweep_counts(radix_engine *e, clscan_chain *c, const radix_job *j, size_t blocks, cl_mem k_src,
+                           size_t k_src_off, cl_ulong mask, cl_uint flip)
+{
+    const unsigned p = radix_passes(j);
+    const cl_uint zero = 0, nb = (cl_uint)blocks, np = p, begin = j->begin;
+    const cl_ulong cnt = j->count, k_src_o = k_src_off;
+    cl_int err = clscan_chain_fill(c, e->sweep, &zero, sizeof zero, 0, sweep_bytes(p, blocks), 0);
+    if (err != CL_SUCCESS)
+        return err;
+    cl_kernel t = e->digit_totals, s = e->digit_starts;
+    ALGO_ARG_MEM(t, 0, k_src); ALGO_ARG(t, 1, k_src_o); ALGO_ARG(t, 2, cnt); ALGO_ARG(t, 3, begin);
+    ALGO_ARG(t, 4, np);
+    if (err == CL_SUCCESS) err = radix_set_key_arg(e, t, 5, mask);
+    if (err == CL_SUCCESS) err = radix_set_key_arg(e, t, 6, j->clamp);
+    ALGO_ARG(t, 7, flip); ALGO_ARG_MEM(t, 8, e->sweep); ALGO_ARG(t, 9, nb);
+    ALGO_ARG_MEM(s, 0, e->sweep); ALGO_ARG(s, 1, np);
+    if (err != CL_SUCCESS)
+        return clscan_fail(err, "clSetKernelArg failed: %s", clscan_error_string(err));
+    /* a work-group counts several blocks: fewer of local memory's counts added to global memory */
+    const size_t groups = blocks < 1024 ? blocks : 1024;
+    if ((err = clscan_chain_launch(c, t, groups, e->wg, 0)) != CL_SUCCESS)
+        return err;
+    return clscan_chain_launch(c, s, 1, e->wg, 0);
 }
 
 /* Key-sized kernel arguments (mask, clamp) for 1-, 2-, 4- or 8-byte keys. */
@@ -201,6 +270,9 @@ cl_int radix_engine_passes(radix_engine *e, clscan_chain *c, const radix_job *j,
     cl_int err = CL_SUCCESS;
     cl_mem i_src = NULL;   /* permutations move like the keys */
     size_t i_src_off = 0;
+    const int sweep = whole && sweeps(e, n) && e->sweep && e->sweep_cap >= sweep_bytes(p, blocks);
+    if (sweep && (err = sweep_counts(e, c, j, blocks, k_src, k_src_off, mask, flip)) != CL_SUCCESS)
+        return err;
     for (unsigned pass = 0; pass < p && err == CL_SUCCESS; ++pass) {
         const int last = pass == p - 1, set = pass % 2;
         cl_mem k_dst = last ? k_out : e->keys_tmp[set];
@@ -215,18 +287,21 @@ cl_int radix_engine_passes(radix_engine *e, clscan_chain *c, const radix_job *j,
         /* rows with pitches: the first pass reads, the last writes, with the gaps */
         const cl_ulong in_gap = pass == 0 ? m->in_gap : 0, out_gap = last ? m->out_gap : 0;
 
-        cl_kernel h = whole ? e->histogram : e->histogram_segments, s = whole ? e->scatter : e->scatter_segments;
-        ALGO_ARG_MEM(h, 0, k_src); ALGO_ARG(h, 1, k_src_o); ALGO_ARG(h, 2, cnt); ALGO_ARG(h, 3, shift);
-        if (err == CL_SUCCESS) err = radix_set_key_arg(e, h, 4, mask);
-        if (err == CL_SUCCESS) err = radix_set_key_arg(e, h, 5, j->clamp);
-        ALGO_ARG_MEM(h, 6, e->counts); ALGO_ARG(h, 7, nb); ALGO_ARG(h, 8, flip);
-        if (!whole && err == CL_SUCCESS)
-            err = set_map_args(h, 9, m, in_gap, out_gap);
-        if (err != CL_SUCCESS)
-            return clscan_fail(err, "clSetKernelArg failed: %s", clscan_error_string(err));
-        if ((err = clscan_chain_launch(c, h, blocks, e->wg, 1)) != CL_SUCCESS ||
-            (err = clscan_scan_step(c, e->scan, e->counts, (size_t)RADIX * blocks)) != CL_SUCCESS)
-            return err;
+        cl_kernel h = whole ? e->histogram : e->histogram_segments;
+        cl_kernel s = sweep ? e->sweep_pass : whole ? e->scatter : e->scatter_segments;
+        if (!sweep) {
+            ALGO_ARG_MEM(h, 0, k_src); ALGO_ARG(h, 1, k_src_o); ALGO_ARG(h, 2, cnt); ALGO_ARG(h, 3, shift);
+            if (err == CL_SUCCESS) err = radix_set_key_arg(e, h, 4, mask);
+            if (err == CL_SUCCESS) err = radix_set_key_arg(e, h, 5, j->clamp);
+            ALGO_ARG_MEM(h, 6, e->counts); ALGO_ARG(h, 7, nb); ALGO_ARG(h, 8, flip);
+            if (!whole && err == CL_SUCCESS)
+                err = set_map_args(h, 9, m, in_gap, out_gap);
+            if (err != CL_SUCCESS)
+                return clscan_fail(err, "clSetKernelArg failed: %s", clscan_error_string(err));
+            if ((err = clscan_chain_launch(c, h, blocks, e->wg, 1)) != CL_SUCCESS ||
+                (err = clscan_scan_step(c, e->scan, e->counts, (size_t)RADIX * blocks)) != CL_SUCCESS)
+                return err;
+        }
         ALGO_ARG_MEM(s, 0, k_src); ALGO_ARG(s, 1, k_src_o); ALGO_ARG_MEM(s, 2, k_dst); ALGO_ARG(s, 3, k_dst_off);
         ALGO_ARG_MEM(s, 4, v_src); ALGO_ARG(s, 5, v_src_o); ALGO_ARG_MEM(s, 6, v_dst); ALGO_ARG(s, 7, v_dst_off);
         ALGO_ARG_MEM(s, 8, i_src); ALGO_ARG(s, 9, i_src_o); ALGO_ARG_MEM(s, 10, i_dst); ALGO_ARG(s, 11, i_dst_off);
@@ -236,6 +311,12 @@ cl_int radix_engine_passes(radix_engine *e, clscan_chain *c, const radix_job *j,
         ALGO_ARG_MEM(s, 17, e->counts); ALGO_ARG(s, 18, nb); ALGO_ARG(s, 19, flip);
         if (!whole && err == CL_SUCCESS)
             err = set_map_args(s, 20, m, in_gap, out_gap);
+        if (sweep) {
+            const cl_ulong region = 2 * (cl_ulong)p * RADIX + pass * sweep_region(blocks);
+            const cl_ulong starts = (cl_ulong)(p + pass) * RADIX;
+            ALGO_ARG_MEM(s, 20, e->sweep); ALGO_ARG(s, 21, region); ALGO_ARG_MEM(s, 22, e->sweep);
+            ALGO_ARG(s, 23, starts);
+        }
         if (err != CL_SUCCESS)
             return clscan_fail(err, "clSetKernelArg failed: %s", clscan_error_string(err));
         if ((err = clscan_chain_launch(c, s, blocks, e->wg, 1)) != CL_SUCCESS)

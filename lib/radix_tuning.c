@@ -41,13 +41,14 @@ static cl_ulong ranked_local_bytes(size_t items)
 static void passes_tuning(radix_engine *e, int allow_ranked)
 {
     const clscan_device_info *info = &e->info;
-    e->ranked = 0;
+    e->ranked = e->onesweep = 0;
     if (allow_ranked && clscan_policy_gpu(info, &e->dev) && info->max_work_group_size >= RADIX) {
         for (size_t r_items = e->key_size == 4 ? 16 : 8; r_items >= 1; r_items /= 2)
             if (ranked_local_bytes(r_items) + 256 <= info->local_mem_size) {
                 e->wg = RADIX;
                 e->items = r_items;
                 e->ranked = 1;
+                e->onesweep = e->dev.radix_passes != 0;
                 return;
             }
     }

@@ -26,10 +26,13 @@
 #define NOT_A_DIGIT RADIX   /* positions past count: their own peers, never counted */
 typedef char ranked_stage_fits[TILE * sizeof(K) <= 2 * NWARPS * RADIX * sizeof(uint) ? 1 : -1];
 
-/* whole: the plain sort (no segments: no shift to read, no clamp) */
+/* whole: the plain sort (no segments: no shift to read, no clamp).  sweep: NULL, or the onesweep
+ * pass's status words (radix/onesweep.cl; the block's places from its digits' starts and a
+ * look-back instead of offsets) */
 inline void radix_scatter_ranked(SCATTER_PARAMS, radix_block b, ulong in_gap, ulong out_gap, int whole,
                                  __local uint *counts_of, __local uint *scratch, __local uint *dest,
-                                 __local ushort *order)
+                                 __local ushort *order, __global volatile uint *sweep, uint g,
+                                 __global const uint *starts)
 {
     const uint li = get_local_id(0);
     const uint w = li / 32, lane = li % 32;
@@ -87,7 +90,9 @@ inline void radix_scatter_ranked(SCATTER_PARAMS, radix_block b, ulong in_gap, ul
     const uint start = wg_exclusive_sum(run, scratch, li);
     for (uint v = 0; v < NWARPS; ++v)
         counts_of[v * RADIX + li] += start;
-    if (run)
+    if (sweep)
+        dest[li] = starts[li] + onesweep_lookback(sweep, g, li, run) - start;
+    else if (run)
         dest[li] = offsets[b.slot0 + (ulong)li * b.stride] + (whole ? 0 : (uint)b.seg_begin - offsets[b.seg_slot]) -
                    start;
     barrier(CLK_LOCAL_MEM_FENCE);
@@ -144,7 +149,7 @@ void clscan_radix_scatter_ranked(SCATTER_PARAMS)
     __local uint dest[RADIX];
     __local ushort order[TILE];                /* order[rank in block] = position in block */
     radix_scatter_ranked(SCATTER_ARGS, block_whole(get_group_id(0), nblocks, count), 0, 0, 1, counts_of, scratch, dest,
-                         order);
+                         order, 0, 0, 0);
 }
 
 __kernel __attribute__((reqd_work_group_size(CLSCAN_WG, 1, 1)))
@@ -157,5 +162,25 @@ void clscan_radix_scatter_ranked_segments(SCATTER_PARAMS, BLOCK_MAP_PARAMS)
     __local uint dest[RADIX];
     __local ushort order[TILE];                /* order[rank in block] = position in block */
     radix_scatter_ranked(SCATTER_ARGS, block_of(get_group_id(0), nblocks, count, BLOCK_MAP_ARGS), in_gap, out_gap, 0,
-                         counts_of, scratch, dest, order);
+                         counts_of, scratch, dest, order, 0, 0, 0);
+}
+
+/* The onesweep pass (radix/onesweep.cl): blocks in the order of their tickets, sweep[0]. */
+__kernel __attribute__((reqd_work_group_size(CLSCAN_WG, 1, 1)))
+void clscan_radix_onesweep(SCATTER_PARAMS, __global volatile uint *sweep_words, ulong sweep_offset,
+                           __global const uint *starts_words, ulong starts_offset)
+{
+    __global volatile uint *sweep = sweep_words + sweep_offset;
+    __global const uint *starts = starts_words + starts_offset;
+    __local uint counts_of[NWARPS * RADIX];    /* (warp, digit): keys ranked so far; then offsets */
+    __local uint scratch[2 * NWARPS * RADIX];  /* two sets of (warp, digit) lane masks; the scan's buffer */
+    __local uint dest[RADIX];
+    __local ushort order[TILE];                /* order[rank in block] = position in block */
+    __local uint ticket;
+    if (get_local_id(0) == 0)
+        ticket = atomic_inc(sweep);
+    barrier(CLK_LOCAL_MEM_FENCE);
+    const uint g = ticket;
+    radix_scatter_ranked(SCATTER_ARGS, block_whole(g, nblocks, count), 0, 0, 1, counts_of, scratch, dest, order,
+                         sweep + 1, g, starts);
 }

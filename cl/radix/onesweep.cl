@@ -1,0 +1,78 @@
+/* Onesweep (A. Adinets and D. Merrill, "Onesweep: a faster least significant digit radix sort
+ * for GPUs", 2022): one pass over the keys counts the digits of every pass (their starts), and
+ * each pass's ranking scatter finds its block's place per digit by a decoupled look-back over
+ * the blocks before it (D. Merrill and M. Garland, 2016) instead of a histogram kernel and a
+ * scan of the (digit, block) counts per pass.  A pass's status words: sweep[0] the ticket
+ * counter (blocks take their index in the order they start, so a block waits only on blocks
+ * that have started), sweep[1 + g * RADIX + d] block g's keys of digit d (AGGREGATE) or those
+ * of blocks 0 ... g (PREFIX), written by atomic exchange; zero: not yet.  Counts below 2^30 (the
+ * host takes this path for fewer keys). */
+#define SWEEP_AGGREGATE (1u << 30)
+#define SWEEP_PREFIX (2u << 30)
+#define SWEEP_COUNT (SWEEP_AGGREGATE - 1u)
+
+/* Publishes block g's count of digit d (run) and returns the keys of digit d in blocks 0 ... g - 1. */
+inline uint onesweep_lookback(__global volatile uint *status, uint g, uint d, uint run)
+{
+    __global volatile uint *mine = status + (ulong)g * RADIX + d;
+    if (g == 0) {
+        atomic_xchg(mine, SWEEP_PREFIX | run);
+        return 0;
+    }
+    atomic_xchg(mine, SWEEP_AGGREGATE | run);
+    uint before = 0;
+    for (long j = (long)g - 1; j >= 0;) {
+        const uint s = status[(ulong)j * RADIX + d];
+        if (s == 0)
+            continue;   /* block j has not counted yet */
+        before += s & SWEEP_COUNT;
+        if (s & SWEEP_PREFIX)
+            break;
+        --j;
+    }
+    atomic_xchg(mine, SWEEP_PREFIX | (before + run));
+    return before;
+}
+
+/* totals[p * RADIX + d]: the keys whose digit of pass p (bits begin + 8 p ...) is d, p < npasses;
+ * each work-group counts blocks g, g + groups, ... in local memory, then adds to totals. */
+__kernel __attribute__((reqd_work_group_size(CLSCAN_WG, 1, 1)))
+void clscan_radix_digit_totals(__global const K *keys, ulong keys_offset, ulong count, uint begin, uint npasses,
+                               K mask, K clamp, uint flip, __global uint *totals, uint nblocks)
+{
+    __local uint hist[sizeof(K) * RADIX];
+    const uint li = get_local_id(0);
+    for (uint d = li; d < npasses * RADIX; d += CLSCAN_WG)
+        hist[d] = 0;
+    barrier(CLK_LOCAL_MEM_FENCE);
+    for (uint g = get_group_id(0); g < nblocks; g += get_num_groups(0)) {
+        const radix_block b = block_whole(g, nblocks, count);
+        __global const K *in = keys + keys_offset + b.begin;
+        for (uint r = 0; r < CLSCAN_ITEMS; ++r) {
+            const uint i = r * CLSCAN_WG + li;
+            if (i < b.n) {
+                const K k = in[i];
+                for (uint p = 0; p < npasses; ++p)
+                    atomic_inc(&hist[p * RADIX + digit_of(k, begin + p * RADIX_BITS, mask, clamp, flip)]);
+            }
+        }
+    }
+    barrier(CLK_LOCAL_MEM_FENCE);
+    for (uint d = li; d < npasses * RADIX; d += CLSCAN_WG)
+        if (hist[d])
+            atomic_add(&totals[d], hist[d]);
+}
+
+/* sweep[(npasses + p) * RADIX + d]: the keys of pass p's digits below d, from the totals in
+ * sweep[p * RADIX + d] (one work-group). */
+__kernel __attribute__((reqd_work_group_size(CLSCAN_WG, 1, 1)))
+void clscan_radix_digit_starts(__global uint *sweep, uint npasses)
+{
+    __local uint buf[2 * CLSCAN_WG];
+    const uint li = get_local_id(0);
+    for (uint p = 0; p < npasses; ++p) {
+        const uint s = wg_exclusive_sum(sweep[p * RADIX + li], buf, li);
+        sweep[(npasses + p) * RADIX + li] = s;
+        barrier(CLK_LOCAL_MEM_FENCE);   /* buf is written again by the next pass */
+    }
+}
