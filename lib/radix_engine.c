@@ -75,13 +75,14 @@ static cl_int build(const char *fn, radix_engine *e, int key_order)
     const int k = e->key_size == 1 ? 0 : e->key_size == 2 ? 1 : e->key_size == 4 ? 2 : 3;
     static const char *const key_words[] = {"uchar", "ushort", "uint", "ulong"};
     static const char *const key_signs[] = {"0x80u", "0x8000u", "0x80000000u", "0x8000000000000000ul"};
-    char defines[512];
+    char defines[768];
     snprintf(defines, sizeof defines, "-DCLSCAN_KEY_TYPE=%s -DCLSCAN_KEY_SIGN=%s -DCLSCAN_KEY_ORDER=%d "
              "-DCLSCAN_VALUE_WORD=%s -DCLSCAN_VALUE_WORDS=%zu -DCLSCAN_WG=%zu -DCLSCAN_ITEMS=%zu "
              "-DCLSCAN_SEG_WG=%zu -DCLSCAN_SEG_ITEMS=%zu -DCLSCAN_SEG_SMALL=%zu -DCLSCAN_SEG_LOCAL=%zu "
-             "-DCLSCAN_TR_TILE=%zu -DCLSCAN_TR_WG=%zu -DCLSCAN_LINES_WG=%zu", key_words[k], key_signs[k],
-             key_order, word, e->value_size ? words : 0, e->wg, e->items, e->seg_wg, e->seg_items, e->seg_small,
-             e->seg_local, e->tr_tile, e->tr_wg, e->lines_wg);
+             "-DCLSCAN_TR_TILE=%zu -DCLSCAN_TR_WG=%zu -DCLSCAN_LINES_WG=%zu -DCLSCAN_SPIN_LIMIT=%uu", key_words[k],
+             key_signs[k], key_order, word, e->value_size ? words : 0, e->wg, e->items, e->seg_wg, e->seg_items,
+             e->seg_small, e->seg_local, e->tr_tile, e->tr_wg, e->lines_wg,
+             e->dev.spin_limit >= 0 ? (unsigned)e->dev.spin_limit : 20000u);
     cl_int err = clscan_program_get(fn, e->context, e->device, &e->info, &e->dev, NULL, files, defines, &e->program);
     if (err == CL_SUCCESS)
         err = clscan_kernel_create(fn, e->program, e->device, &e->info,

@@ -11,8 +11,9 @@
 # value's fourth lane); then the programs in ALGO_TESTS (compaction, bucketing, radix sort) on the
 # GPUs' kernels (the block scatter of compaction and the selections on it, the radix sort's
 # ranking scatter, clscan_enqueue_axis's columns without lockstep), and tests/transform_test
-# (TRANSFORM_TEST) on the GPUs' kernels, and tests/compact_test with the spin limit at 1 (the
-# one-pass compaction's fallback at once).
+# (TRANSFORM_TEST) on the GPUs' kernels, and tests/compact_test and tests/bucket_test with the
+# spin limit at 1 (the fallbacks of the one-pass compaction and of the onesweep radix passes at
+# once).
 # Exit 0 only if every variant passes.
 prog=${NONCOMM_TEST:-./tests/noncomm_test}
 if test ! -x "$prog"; then
@@ -59,11 +60,12 @@ for other in $ALGO_TESTS; do
   fi
   run "policy=gpu" "$other"
 done
-# The one-pass compaction's fallback (a block still silent after the spin limit is counted by
-# the block waiting on it), taken at once.
+# The fallbacks of the one-pass compaction and of the onesweep passes (a block still silent after
+# the spin limit is counted by the block waiting on it), taken at once.
 for other in $ALGO_TESTS; do
   case $other in
     */compact_test) run "policy=gpu;spin_limit=1" "$other" ;;
+    */bucket_test) run "policy=gpu;spin_limit=1" "$other" ;;
   esac
 done
 exit $status

@@ -11,8 +11,23 @@
 #define SWEEP_PREFIX (2u << 30)
 #define SWEEP_COUNT (SWEEP_AGGREGATE - 1u)
 
-/* Publishes block g's count of digit d (run) and returns the keys of digit d in blocks 0 ... g - 1. */
-inline uint onesweep_lookback(__global volatile uint *status, uint g, uint d, uint run)
+/* The keys of digit d in block j, counted by one work-item: the fallback for a block still
+ * silent after CLSCAN_SPIN_LIMIT polls (a count is a sum: the same result; the "decoupled
+ * fallback" of T. Smith, R. Levien and J. D. Owens, SPAA 2025). */
+inline uint onesweep_count(__global const K *keys, ulong count, uint j, uint d, uint shift, K mask, K clamp,
+                           uint flip)
+{
+    const ulong begin = (ulong)j * TILE, end = min(begin + TILE, count);
+    uint n = 0;
+    for (ulong i = begin; i < end; ++i)
+        n += digit_of(keys[i], shift, mask, clamp, flip) == d;
+    return n;
+}
+
+/* Publishes block g's count of digit d (run) and returns the keys of digit d in blocks 0 ... g - 1
+ * (keys: the pass's input, for the fallback). */
+inline uint onesweep_lookback(__global volatile uint *status, uint g, uint d, uint run, __global const K *keys,
+                              ulong count, uint shift, K mask, K clamp, uint flip)
 {
     __global volatile uint *mine = status + (ulong)g * RADIX + d;
     if (g == 0) {
@@ -20,15 +35,20 @@ inline uint onesweep_lookback(__global volatile uint *status, uint g, uint d, ui
         return 0;
     }
     atomic_xchg(mine, SWEEP_AGGREGATE | run);
-    uint before = 0;
+    uint before = 0, spins = 0;
     for (long j = (long)g - 1; j >= 0;) {
         const uint s = status[(ulong)j * RADIX + d];
-        if (s == 0)
+        if (s == 0 && ++spins < CLSCAN_SPIN_LIMIT)
             continue;   /* block j has not counted yet */
-        before += s & SWEEP_COUNT;
-        if (s & SWEEP_PREFIX)
-            break;
+        if (s == 0) {
+            before += onesweep_count(keys, count, (uint)j, d, shift, mask, clamp, flip);
+        } else {
+            before += s & SWEEP_COUNT;
+            if (s & SWEEP_PREFIX)
+                break;
+        }
         --j;
+        spins = 0;
     }
     atomic_xchg(mine, SWEEP_PREFIX | (before + run));
     return before;

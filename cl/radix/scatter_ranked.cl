@@ -91,7 +91,8 @@ inline void radix_scatter_ranked(SCATTER_PARAMS, radix_block b, ulong in_gap, ul
     for (uint v = 0; v < NWARPS; ++v)
         counts_of[v * RADIX + li] += start;
     if (sweep)
-        dest[li] = starts[li] + onesweep_lookback(sweep, g, li, run) - start;
+        dest[li] = starts[li] + onesweep_lookback(sweep, g, li, run, keys_in + keys_in_offset, count, shift, mask,
+                                                  clamp, flip) - start;
     else if (run)
         dest[li] = offsets[b.slot0 + (ulong)li * b.stride] + (whole ? 0 : (uint)b.seg_begin - offsets[b.seg_slot]) -
                    start;
