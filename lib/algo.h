@@ -28,7 +28,8 @@ typedef struct radix_engine {
     size_t key_size, value_size;
     size_t wg, items;            /* a block (one work-group) sorts wg * items keys per pass */
     int ranked;                  /* GPUs: the scatter ranks by warps (radix/scatter_ranked.cl) */
-    int onesweep;                /* and the plain sort's passes are onesweep's (radix/onesweep.cl) */
+    int onesweep;                /* and the plain sort's passes onesweep's (radix/onesweep.cl): 1 always,
+                                  * -1 where they move values, 0 never */
     size_t seg_wg, seg_items;    /* the segmented sort's work-groups and chunks (radix/segmented.cl) */
     size_t seg_small;            /* and its longest segments ranked by comparisons */
     size_t seg_local;            /* and by a sort in local memory (0: none) */

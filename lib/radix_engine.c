@@ -167,10 +167,11 @@ cl_int radix_engine_init(radix_engine *e, const char *fn, cl_context context, cl
 
 /* Onesweep's words (radix/onesweep.cl): the digit totals and starts of every pass, then each
  * pass's ticket and (block, digit) status words.  The plain sort takes it where the ranking
- * scatter runs and every count fits a status word (below 2^30 keys). */
-static int sweeps(const radix_engine *e, size_t n)
+ * scatter runs, every count fits a status word (below 2^30 keys) and the tuning asks for it
+ * (radix_tuning.c: by default where the passes move values). */
+static int sweeps(const radix_engine *e, const radix_job *j)
 {
-    return e->onesweep && n < ((size_t)1 << 30);
+    return (e->onesweep > 0 || (e->onesweep < 0 && j->values_in)) && j->count < ((size_t)1 << 30);
 }
 
 static size_t sweep_region(size_t blocks)
@@ -200,7 +201,7 @@ cl_int radix_engine_reserve(radix_engine *e, const radix_job *j)
     }
     if (err == CL_SUCCESS && !j->keys_out)
         err = clscan_scratch_grow(e->context, &e->keys_spare, &e->keys_spare_cap, n * e->key_size);
-    if (err == CL_SUCCESS && sweeps(e, n))
+    if (err == CL_SUCCESS && sweeps(e, j))
         err = clscan_scratch_grow(e->context, &e->sweep, &e->sweep_cap, sweep_bytes(p, blocks));
     return err;
 }
@@ -271,7 +272,7 @@ cl_int radix_engine_passes(radix_engine *e, clscan_chain *c, const radix_job *j,
     cl_int err = CL_SUCCESS;
     cl_mem i_src = NULL;   /* permutations move like the keys */
     size_t i_src_off = 0;
-    const int sweep = whole && sweeps(e, n) && e->sweep && e->sweep_cap >= sweep_bytes(p, blocks);
+    const int sweep = whole && sweeps(e, j) && e->sweep && e->sweep_cap >= sweep_bytes(p, blocks);
     if (sweep && (err = sweep_counts(e, c, j, blocks, k_src, k_src_off, mask, flip)) != CL_SUCCESS)
         return err;
     for (unsigned pass = 0; pass < p && err == CL_SUCCESS; ++pass) {
