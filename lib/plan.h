@@ -27,6 +27,7 @@ typedef struct clscan_scan_program {
     /* The runs programs' reduce-by-key (cl/scan/runs.cl): the single pass, and the carries and
      * the scatter of reduce-then-scan (after reduce); NULL in the others. */
     cl_kernel reduce_runs, runs_carries, runs_chunk_totals, runs_chunk_carries, runs_scatter;
+    cl_kernel reduce_runs_serial;   /* CPUs: the single pass by one work-item a tile (scan/runs_serial.cl) */
 } clscan_scan_program;
 
 /* Scratch memory, one per queue: scans on different queues never share it, and scans on one

@@ -22,7 +22,7 @@ void clscan_scan_program_release(clscan_scan_program *p)
                              &p->offsets_heads, &p->offsets_totals, &p->axis_reduce, &p->axis_carries,
                              &p->axis_scan, &p->axis_reduce_lockstep, &p->axis_scan_lockstep, &p->axis_fold,
                              &p->reduce_runs, &p->runs_carries, &p->runs_chunk_totals, &p->runs_chunk_carries,
-                             &p->runs_scatter};
+                             &p->runs_scatter, &p->reduce_runs_serial};
     for (size_t i = 0; i < sizeof kernels / sizeof *kernels; ++i)
         if (*kernels[i])
             clReleaseKernel(*kernels[i]);
@@ -83,7 +83,7 @@ cl_int clscan_scan_program_build(const clscan_plan *plan, const char *fn, const 
      * CLSCAN_AXIS_WG work-items per work-group. */
     const clscan_program_kind what = p->variant.what;
     const int all = 1, heads = what == CLSCAN_PROGRAM_HEADS, axis = what == CLSCAN_PROGRAM_AXIS,
-              runs = CLSCAN_PROGRAM_IS_RUNS(what);
+              runs = CLSCAN_PROGRAM_IS_RUNS(what), runs_serial = runs && !p->variant.gpu;
     const size_t wg = p->variant.wg, awg = clscan_axis_wg(&plan->info);
     const struct { int wanted; const char *name; size_t wg; cl_kernel *kernel; } kernels[] = {
         {all, "clscan_scan_tiles", wg, &p->scan_tiles},
@@ -102,7 +102,8 @@ cl_int clscan_scan_program_build(const clscan_plan *plan, const char *fn, const 
         {runs, "clscan_runs_carries", wg, &p->runs_carries},
         {runs, "clscan_runs_chunk_totals", wg, &p->runs_chunk_totals},
         {runs, "clscan_runs_chunk_carries", wg, &p->runs_chunk_carries},
-        {runs, "clscan_runs_scatter", wg, &p->runs_scatter}};
+        {runs, "clscan_runs_scatter", wg, &p->runs_scatter},
+        {runs_serial, "clscan_reduce_runs_serial", 1, &p->reduce_runs_serial}};
     for (size_t i = 0; i < sizeof kernels / sizeof *kernels && err == CL_SUCCESS; ++i)
         if (kernels[i].wanted)
             err = clscan_kernel_create(fn, p->program, plan->device, &plan->info, kernels[i].name, kernels[i].wg,

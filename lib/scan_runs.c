@@ -1,6 +1,7 @@
 /* Reduce-by-key (see scan_run.h and cl/scan/runs.cl) on the queue's scratch, as the variant's
  * algorithm says: the single pass (one launch of clscan_reduce_runs, after a fill of the status
- * words when they are new; also any count of one tile), or reduce-then-scan (clscan_reduce of
+ * words when they are new; also any count of one tile; on CPUs clscan_reduce_runs_serial, a
+ * work-item a tile), or reduce-then-scan (clscan_reduce of
  * the tiles' totals, their scan in place by the carries kernels, clscan_runs_scatter).  Only the last kernel
  * writes the caller's buffers. */
 #include "scan_run.h"
@@ -40,7 +41,7 @@ static cl_int single_pass(const clscan_plan *plan, const clscan_runs_job *r, cls
     if (err != CL_SUCCESS)
         return err;
     const cl_ulong capacity = slot->tiles;
-    cl_kernel k = r->data->reduce_runs;
+    cl_kernel k = r->data->reduce_runs_serial ? r->data->reduce_runs_serial : r->data->reduce_runs;
     err = job_args(r, k);
     ARG(k, 11, slot->status);
     ARG(k, 12, slot->values);
@@ -49,7 +50,8 @@ static cl_int single_pass(const clscan_plan *plan, const clscan_runs_job *r, cls
     ARG(k, 15, epoch);
     if (err != CL_SUCCESS)
         return args_failed(err);
-    if ((err = clscan_chain_launch(c, k, tiles, v->wg, want_event)) == CL_SUCCESS)
+    if ((err = clscan_chain_launch(c, k, tiles, r->data->reduce_runs_serial ? 1 : v->wg, want_event)) ==
+        CL_SUCCESS)
         clscan_status_advance(slot, tiles);
     return err;
 }
