@@ -60,8 +60,10 @@ static cl_int build(const char *fn, radix_engine *e, int key_order)
     files[nf++] = "common/wg_sum.cl";
     files[nf++] = e->info.nvidia_ptx ? "common/warp_sync_ptx.cl" : "common/warp_sync_barrier.cl";
     if (e->ranked)
-        files[nf++] = "radix/onesweep.cl";   /* before the scatter, whose look-back it provides */
+        files[nf++] = "radix/onesweep_lookback.cl";   /* before the scatter, which may look back */
     files[nf++] = e->ranked ? "radix/scatter_ranked.cl" : "radix/scatter_table.cl";
+    if (e->onesweep)
+        files[nf++] = "radix/onesweep.cl";
     files[nf++] = "radix/bucket_offsets.cl";
     files[nf++] = "radix/segmented.cl";
     files[nf++] = "radix/segment_blocks.cl";
@@ -116,12 +118,12 @@ static cl_int build(const char *fn, radix_engine *e, int key_order)
                                    &e->transpose_values);
     if (err == CL_SUCCESS)
         err = clscan_kernel_create(fn, e->program, e->device, &e->info, "clscan_radix_lines", e->lines_wg, &e->lines);
-    if (err == CL_SUCCESS && e->ranked)
+    if (err == CL_SUCCESS && e->onesweep)
         err = clscan_kernel_create(fn, e->program, e->device, &e->info, "clscan_radix_onesweep", e->wg, &e->sweep_pass);
-    if (err == CL_SUCCESS && e->ranked)
+    if (err == CL_SUCCESS && e->onesweep)
         err = clscan_kernel_create(fn, e->program, e->device, &e->info, "clscan_radix_digit_totals", e->wg,
                                    &e->digit_totals);
-    if (err == CL_SUCCESS && e->ranked)
+    if (err == CL_SUCCESS && e->onesweep)
         err = clscan_kernel_create(fn, e->program, e->device, &e->info, "clscan_radix_digit_starts", e->wg,
                                    &e->digit_starts);
     return err;

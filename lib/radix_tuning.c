@@ -52,7 +52,8 @@ static void passes_tuning(radix_engine *e, int allow_ranked)
                 e->wg = RADIX;
                 e->items = r_items;
                 e->ranked = 1;
-                e->onesweep = e->dev.radix_passes < 0 ? -1 : e->dev.radix_passes;
+                /* a sorter without values never takes onesweep by default: its kernels unbuilt */
+                e->onesweep = e->dev.radix_passes >= 0 ? e->dev.radix_passes : e->value_size ? -1 : 0;
                 return;
             }
     }

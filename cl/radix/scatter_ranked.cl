@@ -27,7 +27,7 @@
 typedef char ranked_stage_fits[TILE * sizeof(K) <= 2 * NWARPS * RADIX * sizeof(uint) ? 1 : -1];
 
 /* whole: the plain sort (no segments: no shift to read, no clamp).  sweep: NULL, or the onesweep
- * pass's status words (radix/onesweep.cl; the block's places from its digits' starts and a
+ * pass's status words (radix/onesweep_lookback.cl; the block's places from its digits' starts and a
  * look-back instead of offsets) */
 inline void radix_scatter_ranked(SCATTER_PARAMS, radix_block b, ulong in_gap, ulong out_gap, int whole,
                                  __local uint *counts_of, __local uint *scratch, __local uint *dest,
@@ -164,26 +164,4 @@ void clscan_radix_scatter_ranked_segments(SCATTER_PARAMS, BLOCK_MAP_PARAMS)
     __local ushort order[TILE];                /* order[rank in block] = position in block */
     radix_scatter_ranked(SCATTER_ARGS, block_of(get_group_id(0), nblocks, count, BLOCK_MAP_ARGS), in_gap, out_gap, 0,
                          counts_of, scratch, dest, order, 0, 0, 0);
-}
-
-/* The onesweep pass (radix/onesweep.cl): blocks in the order of their tickets, sweep[0]. */
-__kernel __attribute__((reqd_work_group_size(CLSCAN_WG, 1, 1)))
-void clscan_radix_onesweep(SCATTER_PARAMS, __global volatile uint *sweep_words, ulong sweep_offset,
-                           __global const uint *starts_words, ulong starts_offset)
-{
-    __global volatile uint *sweep = sweep_words + sweep_offset;
-    __global const uint *starts = starts_words + starts_offset;
-    __local uint counts_of[NWARPS * RADIX];    /* (warp, digit): keys ranked so far; then offsets */
-    /* two sets of (warp, digit) lane masks; the scan's buffer; the staged keys (8-byte aligned:
-     * NVIDIA GPUs fault on a misaligned 64-bit access, where CPUs do not) */
-    __local uint scratch[2 * NWARPS * RADIX] __attribute__((aligned(8)));
-    __local uint dest[RADIX];
-    __local ushort order[TILE];                /* order[rank in block] = position in block */
-    __local uint ticket;
-    if (get_local_id(0) == 0)
-        ticket = atomic_inc(sweep);
-    barrier(CLK_LOCAL_MEM_FENCE);
-    const uint g = ticket;
-    radix_scatter_ranked(SCATTER_ARGS, block_whole(g, nblocks, count), 0, 0, 1, counts_of, scratch, dest, order,
-                         sweep + 1, g, starts);
 }
