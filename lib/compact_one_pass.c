@@ -1,11 +1,13 @@
-/* The compaction in one kernel (cl/compact/one_pass.cl): the block scatter with a decoupled
- * look-back over the blocks' counts, on the compactor's ticket counter and 64-bit status words. */
+/* The compaction in one kernel: on GPUs the block scatter with a decoupled look-back over the
+ * blocks' counts (cl/compact/one_pass.cl), on CPUs a work-item a block looking back one block at
+ * a time (cl/compact/one_pass_serial.cl); both on the compactor's ticket counter and 64-bit
+ * status words. */
 #include "compact.h"
 
 /* Status words are tagged with an epoch of 30 bits; at its end they are cleared again. */
 #define EPOCH_LIMIT (1u << 30)
 
-/* The one pass up to this many blocks, the count, scan and scatter above: its blocks publish
+/* On GPUs the one pass up to this many blocks, the count, scan and scatter above: its blocks publish
  * one after the other, and beyond some 8192 blocks that chain costs more than reading the flags
  * twice (H200, alternating with the three kernels in blocks of 256 x 16, four selections, the one
  * pass in blocks of 256 x 16: 2^22 0.029-0.045 ms against 0.059-0.084, 2^24 0.054-0.093
@@ -14,16 +16,22 @@
  * unique 0.200-0.203 against 0.220-0.223, compact-50 0.188-0.190 against 0.199-0.202). */
 #define ONE_PASS_MAX_BLOCKS 8192
 
-/* Where the block scatter runs and the status words are single 64-bit atomics. */
+/* Where the status words are single 64-bit atomics. */
 int compact_one_pass_available(const clscan_compactor *c)
 {
-    return c->gpu && c->info.has_int64_atomics;
+    return c->info.has_int64_atomics != 0;
+}
+
+/* The one pass's work-items per block: the part's on GPUs, one on CPUs. */
+static size_t one_pass_wg(const clscan_compactor *c, const compact_call *k)
+{
+    return c->gpu ? c->parts[k->from].wg : 1;
 }
 
 /* The one pass's blocks (of its own size, compact.c's tuning). */
 static size_t one_pass_blocks(const clscan_compactor *c, const compact_call *k)
 {
-    const size_t tile = c->parts[k->from].wg * c->one_pass_items;
+    const size_t tile = one_pass_wg(c, k) * c->one_pass_items;
     return k->count / tile + (k->count % tile != 0);
 }
 
@@ -32,7 +40,7 @@ static size_t one_pass_blocks(const clscan_compactor *c, const compact_call *k)
 int compact_one_pass_applies(const clscan_compactor *c, const compact_call *k, const cl_uint *total)
 {
     return !total && k->mode != COMPACT_PARTITION && c->parts[k->from].one_pass &&
-           one_pass_blocks(c, k) <= ONE_PASS_MAX_BLOCKS;
+           (!c->gpu || one_pass_blocks(c, k) <= ONE_PASS_MAX_BLOCKS);
 }
 
 cl_int compact_one_pass_step(clscan_compactor *c, clscan_chain *ch, const compact_call *k)
@@ -58,7 +66,7 @@ cl_int compact_one_pass_step(clscan_compactor *c, clscan_chain *ch, const compac
     ALGO_ARG_MEM(ks, 13, k->kept); ALGO_ARG(ks, 14, ko);
     if (err != CL_SUCCESS)
         return clscan_fail(err, "clSetKernelArg failed: %s", clscan_error_string(err));
-    if ((err = clscan_chain_launch(ch, ks, blocks, part->wg, 1)) == CL_SUCCESS) {
+    if ((err = clscan_chain_launch(ch, ks, blocks, one_pass_wg(c, k), 1)) == CL_SUCCESS) {
         c->tickets += (cl_uint)blocks;
         c->epoch += 1;
     }

@@ -13,8 +13,8 @@
 # ranking scatter, clscan_enqueue_axis's columns without lockstep), and tests/transform_test
 # (TRANSFORM_TEST) on the GPUs' kernels, and tests/compact_test and tests/bucket_test with the
 # spin limit at 1 (the fallbacks of the one-pass compaction and of the onesweep radix passes at
-# once), and tests/select_test with it on the CPUs' kernels (the fallback of reduce-by-key's
-# single pass by one work-item a tile).
+# once), and tests/compact_test and tests/select_test with it on the CPUs' kernels (the fallbacks
+# of the compaction's and of reduce-by-key's single passes by one work-item a tile).
 # Exit 0 only if every variant passes.
 prog=${NONCOMM_TEST:-./tests/noncomm_test}
 if test ! -x "$prog"; then
@@ -61,12 +61,12 @@ for other in $ALGO_TESTS; do
   fi
   run "policy=gpu" "$other"
 done
-# The fallbacks of the one-pass compaction, of the onesweep passes and of reduce-by-key's serial
+# The fallbacks of the one-pass compaction (both), of the onesweep passes and of reduce-by-key's serial
 # single pass (a block still silent after the spin limit is counted by the block waiting on it),
 # taken at once.
 for other in $ALGO_TESTS; do
   case $other in
-    */compact_test) run "policy=gpu;spin_limit=1" "$other" ;;
+    */compact_test) run "policy=gpu;spin_limit=1" "$other"; run "policy=cpu;spin_limit=1" "$other" ;;
     */bucket_test) run "policy=gpu;spin_limit=1" "$other" ;;
     */select_test) run "policy=cpu;spin_limit=1" "$other" ;;
   esac

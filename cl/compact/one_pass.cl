@@ -4,21 +4,11 @@
  * look-back", 2016; CUB's DeviceSelect) instead of a count kernel and a scan before it, so the
  * flags (or src, for a predicate or runs) are read once.  Blocks take their index from a ticket
  * counter, status[0] (ticket_base: its value before this launch), so a block waits only on
- * blocks that have started.  Block b's status is the 64-bit word status[1 + b]: (epoch << 2 |
- * AGGREGATE or PREFIX) << 32 | count, the block's kept elements or those up to its end, written
- * by one atomic exchange; words of an earlier launch (another epoch) read as nothing yet.  A
- * block still silent after CLSCAN_SPIN_LIMIT polls is counted by the waiting work-group from
- * its flags (a count is a sum: the same result; the "decoupled fallback" of Smith, Levien and
- * Owens, 2025).  The last block writes the total.  The arguments of scatter_block.cl, then the
- * status words' and the total's. */
-#pragma OPENCL EXTENSION cl_khr_int64_base_atomics : enable
-#define ONE_PASS_AGGREGATE 1u
-#define ONE_PASS_PREFIX 2u
-
-inline void one_pass_publish(__global volatile ulong *status, uint b, uint epoch, uint st, uint n)
-{
-    atom_xchg((volatile __global ulong *)status + 1 + b, ((ulong)((epoch << 2) | st) << 32) | n);
-}
+ * blocks that have started (status words: compact/one_pass_status.cl).  A block still silent
+ * after CLSCAN_SPIN_LIMIT polls is counted by the waiting work-group from its flags (a count is
+ * a sum: the same result; the "decoupled fallback" of Smith, Levien and Owens, 2025).  The last
+ * block writes the total.  The arguments of scatter_block.cl, then the status words' and the
+ * total's. */
 
 /* The kept elements of the blocks before block g, to every work-item: windows of CLSCAN_WG
  * blocks read at once, back to the nearest prefix. */
@@ -31,12 +21,8 @@ inline uint one_pass_lookback(FLAG_PARAMS, ulong count, __global volatile ulong 
     for (;;) {
         const long j = end - 1 - (long)li;
         uint st = ONE_PASS_PREFIX, n = 0;   /* before block 0: a prefix of nothing */
-        if (j >= 0) {
-            const ulong w = status[1 + j];
-            const uint hi = (uint)(w >> 32);
-            st = (hi >> 2) == epoch ? (hi & 3u) : 0u;
-            n = (uint)w;
-        }
+        if (j >= 0)
+            st = one_pass_read(status, (uint)j, epoch, &n);
         if (li == 0) {
             *stop = CLSCAN_WG;
             *sum = 0;

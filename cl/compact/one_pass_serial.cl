@@ -1,0 +1,85 @@
+/* The compaction in one pass on CPUs: a work-group of one work-item per block of
+ * CLSCAN_ONE_PASS_TILE elements (blocks in the order of their tickets, as in compact/one_pass.cl,
+ * with the same status words, compact/one_pass_status.cl).  The work-item counts the block's
+ * kept elements, publishes their number, adds up the counts of the blocks before it one status
+ * word at a time back to the nearest prefix (counting a block still silent after
+ * CLSCAN_SPIN_LIMIT polls from its flags itself), then stores its kept elements: one launch,
+ * the block's second read from the cache.
+ * The arguments of compact/one_pass.cl. */
+#define SERIAL_TILE CLSCAN_ONE_PASS_TILE
+
+/* The flags set among elements [first, first + n). */
+inline uint serial_count(FLAG_PARAMS, ulong first, uint n)
+{
+    uint kept = 0;
+    for (uint r = 0; r < n; ++r)
+        kept += flag_at(FLAG_ARGS, first + r);
+    return kept;
+}
+
+inline uint serial_lookback(FLAG_PARAMS, ulong count, __global volatile ulong *status, uint g, uint epoch)
+{
+    uint before = 0;
+    for (uint j = g; j-- > 0;) {
+        uint n, st, spins = 0;
+        while ((st = one_pass_read(status, j, epoch, &n)) == 0 && ++spins < CLSCAN_SPIN_LIMIT)
+            ;
+        if (st == 0) {
+            const ulong first = (ulong)j * SERIAL_TILE;
+            n = serial_count(FLAG_ARGS, first, (uint)min((ulong)SERIAL_TILE, count - first));
+        }
+        before += n;
+        if (st == ONE_PASS_PREFIX)
+            break;
+    }
+    return before;
+}
+
+/* Kept elements first ... first + end (the last kept one) of the block, in order from position p: every
+ * element is stored at the next free position and the position advances only past a kept one, so
+ * each position ends up holding its kept element, with neither a branch nor a list (a
+ * mispredicted branch per element costs more than the store), and nothing is written past the
+ * last kept element. */
+inline void serial_store(FLAG_PARAMS, __global W *dst, ulong dst_offset, __global uint *indices,
+                         ulong indices_offset, uint write_indices, ulong first, uint end, ulong p)
+{
+    ulong at = p;
+    if (write_indices) {
+        for (uint r = 0; r <= end; ++r) {
+            indices[indices_offset + at] = (uint)(first + r);
+            at += flag_at(FLAG_ARGS, first + r);
+        }
+    } else {
+        for (uint r = 0; r <= end; ++r) {
+            __global const W *s = src + (src_offset + first + r) * WORDS;
+            __global W *d = dst + (dst_offset + at) * WORDS;
+            for (uint w = 0; w < WORDS; ++w)
+                d[w] = s[w];
+            at += flag_at(FLAG_ARGS, first + r);
+        }
+    }
+}
+
+__kernel __attribute__((reqd_work_group_size(1, 1, 1)))
+void clscan_compact_one_pass(FLAG_PARAMS, ulong count, __global W *dst, ulong dst_offset,
+                             __global uint *indices, ulong indices_offset, uint write_indices,
+                             __global volatile ulong *status, uint ticket_base, uint epoch,
+                             __global ulong *kept, ulong kept_offset)
+{
+    const uint g = atomic_inc((volatile __global uint *)status) - ticket_base;
+    const ulong first = (ulong)g * SERIAL_TILE;
+    const uint in_block = (uint)min((ulong)SERIAL_TILE, count - first);
+    const uint n = serial_count(FLAG_ARGS, first, in_block);
+    one_pass_publish(status, g, epoch, g == 0 ? ONE_PASS_PREFIX : ONE_PASS_AGGREGATE, n);
+    const uint p = g == 0 ? 0 : serial_lookback(FLAG_ARGS, count, status, g, epoch);
+    if (g > 0)
+        one_pass_publish(status, g, epoch, ONE_PASS_PREFIX, p + n);
+    if (g == get_num_groups(0) - 1)
+        kept[kept_offset] = (ulong)p + n;
+    if (n == 0)
+        return;
+    uint end = in_block - 1;   /* the last kept element: few steps back on most data */
+    while (!flag_at(FLAG_ARGS, first + end))
+        --end;
+    serial_store(FLAG_ARGS, dst, dst_offset, indices, indices_offset, write_indices, first, end, p);
+}
