@@ -30,6 +30,7 @@ typedef struct radix_engine {
     int ranked;                  /* GPUs: the scatter ranks by warps (radix/scatter_ranked.cl) */
     int onesweep;                /* and the plain sort's passes onesweep's (radix/onesweep.cl): 1 always,
                                   * -1 where they move values, 0 never */
+    size_t offsets_wg;           /* work-items per work-group of the bucket offsets (radix/bucket_offsets.cl) */
     size_t seg_wg, seg_items;    /* the segmented sort's work-groups and chunks (radix/segmented.cl) */
     size_t seg_small;            /* and its longest segments ranked by comparisons */
     size_t seg_local;            /* and by a sort in local memory (0: none) */

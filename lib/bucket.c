@@ -139,9 +139,9 @@ CLSCAN_API cl_int clscan_bucket_enqueue(clscan_bucketer *b, cl_command_queue que
             size_t sorted_offset;
             if (err == CL_SUCCESS)
                 err = radix_engine_run(e, &c, &j, &sorted, &sorted_offset);
-            const size_t wg = e->info.max_work_group_size < 64 ? e->info.max_work_group_size : 64;
+            const size_t per_group = e->offsets_wg * 16;   /* radix/bucket_offsets.cl's BUCKET_ITEMS */
             if (err == CL_SUCCESS)
-                err = clscan_chain_launch(&c, k, (count + wg - 1) / wg, wg, 1);
+                err = clscan_chain_launch(&c, k, (count + per_group - 1) / per_group, e->offsets_wg, 1);
         }
         clscan_chain_end(&c, err, event, &b->last_use);
     }

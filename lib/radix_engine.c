@@ -103,7 +103,8 @@ static cl_int build(const char *fn, radix_engine *e, int key_order)
                                    e->ranked ? "clscan_radix_scatter_ranked_segments" : "clscan_radix_scatter_table_segments",
                                    e->wg, &e->scatter_segments);
     if (err == CL_SUCCESS)
-        err = clscan_kernel_create(fn, e->program, e->device, &e->info, "clscan_bucket_offsets", 1, &e->bucket_offsets);
+        err = clscan_kernel_create(fn, e->program, e->device, &e->info, "clscan_bucket_offsets", e->offsets_wg,
+                                   &e->bucket_offsets);
     if (err == CL_SUCCESS)
         err = clscan_kernel_create(fn, e->program, e->device, &e->info, "clscan_radix_segmented", e->seg_wg,
                                    &e->segmented);
@@ -142,6 +143,7 @@ cl_int radix_engine_init(radix_engine *e, const char *fn, cl_context context, cl
     e->context = context;
     e->key_size = key_size;
     e->value_size = value_size;
+    e->offsets_wg = e->info.max_work_group_size < 256 ? e->info.max_work_group_size : 256;
     radix_tune(e);
     if (!radix_local_memory_fits(e))
         return clscan_fail(CLSCAN_DEVICE_NOT_SUPPORTED, "%s: %s has %llu bytes of local memory: too little for "
