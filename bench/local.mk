@@ -50,7 +50,7 @@ if HAVE_BOOST_COMPUTE
 noinst_PROGRAMS += bench/boost-bench
 bench_boost_bench_SOURCES = bench/boost-bench.cpp bench/bench_common.h bench/boost_common.hpp
 bench_boost_bench_CPPFLAGS = $(AM_CPPFLAGS) -DCL_TARGET_OPENCL_VERSION=120
-bench_boost_bench_CXXFLAGS = $(WARN_CFLAGS) $(PTHREAD_CFLAGS)
+bench_boost_bench_CXXFLAGS = $(PEER_CXXFLAGS) $(PTHREAD_CFLAGS)
 bench_boost_bench_LDADD = support/libclscan_support.la $(OPENCL_LIBS)
 BENCH_PEERS += bench/boost-bench$(EXEEXT)
 BENCH_PEER_ARGS += --boost=$(builddir)/bench/boost-bench$(EXEEXT)
@@ -91,7 +91,7 @@ if HAVE_BOOST_COMPUTE
 noinst_PROGRAMS += bench/boost-bench-algos
 bench_boost_bench_algos_SOURCES = bench/boost-bench-algos.cpp bench/bench_algos.h bench/bench_common.h bench/boost_common.hpp
 bench_boost_bench_algos_CPPFLAGS = $(AM_CPPFLAGS) -DCL_TARGET_OPENCL_VERSION=120
-bench_boost_bench_algos_CXXFLAGS = $(WARN_CFLAGS) $(PTHREAD_CFLAGS)
+bench_boost_bench_algos_CXXFLAGS = $(PEER_CXXFLAGS) $(PTHREAD_CFLAGS)
 bench_boost_bench_algos_LDADD = $(OPENCL_LIBS)
 BENCH_ALGOS_PEERS += bench/boost-bench-algos$(EXEEXT)
 BENCH_ALGOS_PEER_ARGS += --boost=$(builddir)/bench/boost-bench-algos$(EXEEXT)
