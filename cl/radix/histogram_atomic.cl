@@ -13,8 +13,13 @@ inline void radix_histogram_atomic(HISTOGRAM_PARAMS, radix_block b, ulong in_gap
         hist[d] = 0;
     barrier(CLK_LOCAL_MEM_FENCE);
     if (b.n == TILE) {
+        /* every key loaded before the first atomic: the loads in flight together, where a load
+         * after an atomic waited for it */
+        K key[CLSCAN_ITEMS];
         for (uint r = 0; r < CLSCAN_ITEMS; ++r)
-            atomic_inc(&hist[digit_of(in[r * CLSCAN_WG + li], shift, mask, clamp, flip)]);
+            key[r] = in[r * CLSCAN_WG + li];
+        for (uint r = 0; r < CLSCAN_ITEMS; ++r)
+            atomic_inc(&hist[digit_of(key[r], shift, mask, clamp, flip)]);
     } else {
         for (uint r = 0; r < CLSCAN_ITEMS; ++r) {
             const uint i = r * CLSCAN_WG + li;

@@ -16,14 +16,15 @@ void clscan_radix_digit_totals(__global const K *keys, ulong keys_offset, ulong 
     for (uint g = get_group_id(0); g < nblocks; g += get_num_groups(0)) {
         const radix_block b = block_whole(g, nblocks, count);
         __global const K *in = keys + keys_offset + b.begin;
+        K key[CLSCAN_ITEMS];   /* loaded before the first atomic (radix/histogram_atomic.cl) */
         for (uint r = 0; r < CLSCAN_ITEMS; ++r) {
             const uint i = r * CLSCAN_WG + li;
-            if (i < b.n) {
-                const K k = in[i];
-                for (uint p = 0; p < npasses; ++p)
-                    atomic_inc(&hist[p * RADIX + digit_of(k, begin + p * RADIX_BITS, mask, clamp, flip)]);
-            }
+            key[r] = i < b.n ? in[i] : 0;
         }
+        for (uint r = 0; r < CLSCAN_ITEMS; ++r)
+            if (r * CLSCAN_WG + li < b.n)
+                for (uint p = 0; p < npasses; ++p)
+                    atomic_inc(&hist[p * RADIX + digit_of(key[r], begin + p * RADIX_BITS, mask, clamp, flip)]);
     }
     barrier(CLK_LOCAL_MEM_FENCE);
     for (uint d = li; d < npasses * RADIX; d += CLSCAN_WG)
