@@ -3,10 +3,10 @@
  * elements or of their indices (cl/compact/); where 64-bit atomics exist, one kernel instead:
  * on GPUs, up to 8192 blocks, the block scatter with a decoupled look-back over the block counts
  * (cl/compact/one_pass.cl, a program of its own: larger blocks), on CPUs a work-item a block of
- * 4096 elements that counts, looks back and stores (cl/compact/one_pass_serial.cl).  The flags come from one of the flag sources (compact.h), each a
- * program of its own: the caller's flags, a predicate or the runs of src, the latter two
- * evaluated where the kernels need them instead of stored (so that a selection reads src once
- * or twice and writes no flags). */
+ * 4096 elements that counts, looks back and stores (cl/compact/one_pass_serial.cl).  The flags
+ * come from one of the flag sources (compact.h), each a program of its own: the caller's flags,
+ * a predicate or the runs of src, the latter two evaluated where the kernels need them instead
+ * of stored (so that a selection reads src once or twice and writes no flags). */
 #include "compact.h"
 
 #include <stdio.h>
@@ -68,6 +68,13 @@ static void release_parts(clscan_compactor *c)
     clscan_plan_release(c->scan);
 }
 
+/* The CPUs' one pass, a kernel of each flag source's program (cl/compact/one_pass_serial.cl);
+ * GPUs build theirs as a program of its own. */
+static int serial_one_pass(const clscan_compactor *c)
+{
+    return !c->gpu && compact_one_pass_available(c);
+}
+
 /* The kernels of a flag source's program: the compaction's, the partition's and (the flags
  * source's program, for runs.c) the flags of runs. */
 static cl_int kernels(const char *fn, clscan_compactor *c, compact_source from, compact_part *p)
@@ -83,7 +90,7 @@ static cl_int kernels(const char *fn, clscan_compactor *c, compact_source from, 
     if (err == CL_SUCCESS && p->one_pass_program)
         err = clscan_kernel_create(fn, p->one_pass_program, c->device, &c->info, "clscan_compact_one_pass", p->wg,
                                    &p->one_pass);
-    if (err == CL_SUCCESS && !c->gpu && compact_one_pass_available(c))
+    if (err == CL_SUCCESS && serial_one_pass(c))
         err = clscan_kernel_create(fn, p->program, c->device, &c->info, "clscan_compact_one_pass", 1, &p->one_pass);
     return err;
 }
@@ -94,9 +101,7 @@ static cl_int program(const char *fn, clscan_compactor *c, compact_source from, 
                       int one_pass, cl_program *out)
 {
     static const char *const sources[] = {"select/from_flags.cl", "select/from_predicate.cl", "select/from_runs.cl"};
-    /* The one pass: on GPUs a program of its own (its own blocks), on CPUs a kernel of this one
-     * (a work-item a block of its own size) */
-    const int serial = !c->gpu && compact_one_pass_available(c);
+    const int serial = serial_one_pass(c);
     const char *files[] = {"compact/elements.cl", "common/wg_sum.cl", "select/index.cl", "select/runs.cl",
                            sources[from],
                            c->gpu ? "compact/flags_bits.cl" : "compact/flags_loop.cl", "compact/count.cl",
@@ -108,10 +113,12 @@ static cl_int program(const char *fn, clscan_compactor *c, compact_source from, 
     size_t words;
     algo_words(c->element_size, &word, &words);
     char defines[320];
-    snprintf(defines, sizeof defines, "-DCLSCAN_WG=%zu -DCLSCAN_ITEMS=%zu -DCLSCAN_WORD=%s -DCLSCAN_WORDS=%zu "
-             "-DCLSCAN_SELECT_STRIDED=%d -DCLSCAN_FLAGS_GIVEN=%d -DCLSCAN_SPIN_LIMIT=%uu -DCLSCAN_ONE_PASS_TILE=%zu",
-             wg, items, word, words, c->gpu, from == COMPACT_FROM_FLAGS,
-             c->dev.spin_limit >= 0 ? (unsigned)c->dev.spin_limit : 20000u, c->one_pass_items);
+    int n = snprintf(defines, sizeof defines, "-DCLSCAN_WG=%zu -DCLSCAN_ITEMS=%zu -DCLSCAN_WORD=%s -DCLSCAN_WORDS=%zu "
+                     "-DCLSCAN_SELECT_STRIDED=%d -DCLSCAN_FLAGS_GIVEN=%d -DCLSCAN_SPIN_LIMIT=%uu", wg, items, word,
+                     words, c->gpu, from == COMPACT_FROM_FLAGS,
+                     c->dev.spin_limit >= 0 ? (unsigned)c->dev.spin_limit : 20000u);
+    if (serial && n >= 0 && (size_t)n < sizeof defines)
+        snprintf(defines + n, sizeof defines - (size_t)n, " -DCLSCAN_ONE_PASS_TILE=%zu", c->one_pass_items);
     return clscan_program_get(fn, c->context, c->device, &c->info, &c->dev,
                               from == COMPACT_FROM_PREDICATE ? c->predicate : NULL, files, defines, out);
 }

@@ -5,17 +5,8 @@
  * word at a time back to the nearest prefix (counting a block still silent after
  * CLSCAN_SPIN_LIMIT polls from its flags itself), then stores its kept elements: one launch,
  * the block's second read from the cache.
- * The arguments of compact/one_pass.cl. */
+ * The arguments of compact/one_pass.cl; the count of compact/flags_loop.cl. */
 #define SERIAL_TILE CLSCAN_ONE_PASS_TILE
-
-/* The flags set among elements [first, first + n). */
-inline uint serial_count(FLAG_PARAMS, ulong first, uint n)
-{
-    uint kept = 0;
-    for (uint r = 0; r < n; ++r)
-        kept += flag_at(FLAG_ARGS, first + r);
-    return kept;
-}
 
 inline uint serial_lookback(FLAG_PARAMS, ulong count, __global volatile ulong *status, uint g, uint epoch)
 {
@@ -26,7 +17,7 @@ inline uint serial_lookback(FLAG_PARAMS, ulong count, __global volatile ulong *s
             ;
         if (st == 0) {
             const ulong first = (ulong)j * SERIAL_TILE;
-            n = serial_count(FLAG_ARGS, first, (uint)min((ulong)SERIAL_TILE, count - first));
+            n = count_range(FLAG_ARGS, first, (uint)min((ulong)SERIAL_TILE, count - first));
         }
         before += n;
         if (st == ONE_PASS_PREFIX)
@@ -69,7 +60,7 @@ void clscan_compact_one_pass(FLAG_PARAMS, ulong count, __global W *dst, ulong ds
     const uint g = atomic_inc((volatile __global uint *)status) - ticket_base;
     const ulong first = (ulong)g * SERIAL_TILE;
     const uint in_block = (uint)min((ulong)SERIAL_TILE, count - first);
-    const uint n = serial_count(FLAG_ARGS, first, in_block);
+    const uint n = count_range(FLAG_ARGS, first, in_block);
     one_pass_publish(status, g, epoch, g == 0 ? ONE_PASS_PREFIX : ONE_PASS_AGGREGATE, n);
     const uint p = g == 0 ? 0 : serial_lookback(FLAG_ARGS, count, status, g, epoch);
     if (g > 0)
