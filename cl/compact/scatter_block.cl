@@ -5,6 +5,9 @@
  * The arguments of scatter_list.cl.  block_list and block_write also serve the one-pass
  * compaction (compact/one_pass.cl). */
 
+/* The words a work-item copies at once in the block writes. */
+#define BATCH 8
+
 /* Lists the set bits of each work-item's flags (bit r: its element r) in order in list; returns
  * the block's count to every work-item. */
 inline uint block_list(uint bits, __local uint *buf, __local ushort *list, __local uint *block_kept, uint li)
@@ -31,9 +34,20 @@ inline void block_write(FLAG_PARAMS, ulong base, uint n, ulong p, __global W *ds
     } else {
         __global const W *s = src + (src_offset + base) * WORDS;
         __global W *d = dst + (dst_offset + p) * WORDS;
-        for (uint x = li; x < n * WORDS; x += CLSCAN_WG) {
-            const uint k = x / WORDS, w = x % WORDS;
-            d[x] = s[(ulong)list[k] * WORDS + w];
+        /* BATCH words a work-item loaded before any is stored: the compiler may not move a load
+         * above a store to another buffer, so one at a time each would wait for the last. */
+        for (uint x0 = li; x0 < n * WORDS; x0 += BATCH * CLSCAN_WG) {
+            W v[BATCH];
+            for (uint u = 0; u < BATCH; ++u) {
+                const uint x = x0 + u * CLSCAN_WG;
+                if (x < n * WORDS)
+                    v[u] = s[(ulong)list[x / WORDS] * WORDS + x % WORDS];
+            }
+            for (uint u = 0; u < BATCH; ++u) {
+                const uint x = x0 + u * CLSCAN_WG;
+                if (x < n * WORDS)
+                    d[x] = v[u];
+            }
         }
     }
 }
