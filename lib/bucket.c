@@ -14,6 +14,10 @@ struct clscan_bucketer {
 };
 
 #define MAX_BUCKETS ((cl_uint)1 << 31)
+/* Positions per work-item of the bucket offsets (cl/radix/bucket_offsets.cl takes its share
+ * from the launch): few work-groups, whose launches made that kernel's time at one position a
+ * work-item. */
+#define OFFSETS_ITEMS 16
 
 CLSCAN_API clscan_bucketer *clscan_bucketer_create(cl_context context, cl_device_id device, cl_uint nbuckets,
                                                    size_t value_size, cl_int *errcode_ret)
@@ -139,7 +143,7 @@ CLSCAN_API cl_int clscan_bucket_enqueue(clscan_bucketer *b, cl_command_queue que
             size_t sorted_offset;
             if (err == CL_SUCCESS)
                 err = radix_engine_run(e, &c, &j, &sorted, &sorted_offset);
-            const size_t per_group = e->offsets_wg * 16;   /* radix/bucket_offsets.cl's BUCKET_ITEMS */
+            const size_t per_group = e->offsets_wg * OFFSETS_ITEMS;
             if (err == CL_SUCCESS)
                 err = clscan_chain_launch(&c, k, (count + per_group - 1) / per_group, e->offsets_wg, 1);
         }

@@ -1,9 +1,9 @@
 /* The scatter on GPUs (CLSCAN_ITEMS <= 32, blocks of at most 65536 elements): the block's kept
- * positions are listed in local memory in order, then the whole work-group copies them out word
- * by word: neighbouring work-items write neighbouring words, and read from the same small window
- * of src (which the flags of a predicate or of runs have just read: mostly from the cache).
- * The arguments of scatter_list.cl.  block_list and block_write also serve the one-pass
- * compaction (compact/one_pass.cl). */
+ * positions are listed in local memory in order, then the whole work-group copies them out, each
+ * work-item a batch of words at a time: neighbouring work-items write neighbouring words, and
+ * read from the same small window of src (which the flags of a predicate or of runs have just
+ * read: mostly from the cache).  The arguments of scatter_list.cl.  block_list and block_write
+ * also serve the one-pass compaction (compact/one_pass.cl). */
 
 /* The words a work-item copies at once in the block writes. */
 #define BATCH 8
@@ -36,16 +36,17 @@ inline void block_write(FLAG_PARAMS, ulong base, uint n, ulong p, __global W *ds
         __global W *d = dst + (dst_offset + p) * WORDS;
         /* BATCH words a work-item loaded before any is stored: the compiler may not move a load
          * above a store to another buffer, so one at a time each would wait for the last. */
-        for (uint x0 = li; x0 < n * WORDS; x0 += BATCH * CLSCAN_WG) {
+        const uint words = n * WORDS;
+        for (uint x0 = li; x0 < words; x0 += BATCH * CLSCAN_WG) {
             W v[BATCH];
             for (uint u = 0; u < BATCH; ++u) {
                 const uint x = x0 + u * CLSCAN_WG;
-                if (x < n * WORDS)
+                if (x < words)
                     v[u] = s[(ulong)list[x / WORDS] * WORDS + x % WORDS];
             }
             for (uint u = 0; u < BATCH; ++u) {
                 const uint x = x0 + u * CLSCAN_WG;
-                if (x < n * WORDS)
+                if (x < words)
                     d[x] = v[u];
             }
         }

@@ -2,19 +2,18 @@
  * b = 0 ... nbuckets (so offsets[nbuckets] = count).  Position i writes the buckets after its
  * predecessor's key up to its own; the last position also those after its key.  Each entry is
  * written exactly once.  Keys above clamp count as clamp.  No barriers: work-groups of any size,
- * each work-item taking BUCKET_ITEMS positions a work-group apart (neighbours read neighbours),
- * so that the launch has few work-groups (H200, 2^26 keys, one position a work-item in
- * work-groups of 64: 0.64 ms, ten times a read of the keys: the work-groups' launches). */
-#define BUCKET_ITEMS 16
-
+ * as many as the host launches, each work-item taking its share of the positions a work-group
+ * apart (neighbours read neighbours), so that the launch can have few work-groups (H200, 2^26
+ * keys, one position a work-item in work-groups of 64: 0.64 ms, ten times a read of the keys: the
+ * work-groups' launches). */
 __kernel void clscan_bucket_offsets(__global const uint *keys, ulong keys_offset, ulong count, uint clamp,
                                     __global uint *offsets, ulong offsets_offset, uint nbuckets)
 {
-    const ulong wg = get_local_size(0);
-    const ulong first = (ulong)get_group_id(0) * wg * BUCKET_ITEMS + get_local_id(0);
+    const ulong wg = get_local_size(0), all = wg * get_num_groups(0), items = (count + all - 1) / all;
+    const ulong first = (ulong)get_group_id(0) * wg * items + get_local_id(0);
     __global const uint *k = keys + keys_offset;
     __global uint *o = offsets + offsets_offset;
-    for (uint r = 0; r < BUCKET_ITEMS; ++r) {
+    for (ulong r = 0; r < items; ++r) {
         const ulong i = first + r * wg;
         if (i >= count)
             return;
