@@ -50,34 +50,46 @@ CLSCAN_INLINE T runs_serial_lookback(tile_status s, uint g, __global const clsca
     return acc;
 }
 
-/* The tile's runs from carry (the pairs of the tiles before it) on. */
+/* The tile's runs from carry (the pairs of the tiles before it) on.  at is the current run's
+ * rank; element 0 of the array, the first head, is taken before the loops so that they test no
+ * index. */
 CLSCAN_INLINE void runs_serial_store(__global const clscan_value *in, __global const KEY_T *keys, ulong base,
                                      ulong end, ulong count, T carry, __global KEY_T *keys_out,
                                      __global clscan_value *values_out)
 {
     const ulong last = runs_serial_last_head(keys, base, end);
     clscan_value acc = carry.v;
-    uint rank = carry.h;    /* the heads so far */
+    uint at = carry.h - 1;   /* a tile after the first holds no head before the carry's */
     KEY_T prev = keys[base - (base != 0)];
-    for (ulong i = base; i < last; ++i) {
+    ulong i = base;
+    if (base == 0) {
+        acc = VALUE_COMBINE(clscan_value_neutral(), in[0]);
+        at = 0;
+        i = 1;
+        if (last > 0) {
+            keys_out[0] = prev;
+            values_out[0] = acc;
+        }
+    }
+    for (; i < last; ++i) {
         const KEY_T k = keys[i];
-        const uint head = (i == 0) | (k != prev);
+        const uint head = k != prev;
         acc = VALUE_COMBINE(head ? clscan_value_neutral() : acc, in[i]);
-        rank += head;
-        keys_out[rank - 1] = k;
-        values_out[rank - 1] = acc;
+        at += head;
+        keys_out[at] = k;
+        values_out[at] = acc;
         prev = k;
     }
-    for (ulong i = last; i < end; ++i) {
+    for (; i < end; ++i) {
         const KEY_T k = keys[i];
-        const uint head = (i == 0) | (k != prev);
+        const uint head = k != prev;
         acc = VALUE_COMBINE(head ? clscan_value_neutral() : acc, in[i]);
-        rank += head;
+        at += head;
         prev = k;
     }
     if (end == count || keys[end] != prev) {
-        keys_out[rank - 1] = prev;
-        values_out[rank - 1] = acc;
+        keys_out[at] = prev;
+        values_out[at] = acc;
     }
 }
 
