@@ -35,18 +35,29 @@ inline void serial_store(FLAG_PARAMS, __global W *dst, ulong dst_offset, __globa
                          ulong indices_offset, uint write_indices, ulong first, uint end, ulong p)
 {
     ulong at = p;
+    uint r = 0;
+    if (first == 0) {   /* element 0 first, so that the loops below need not test for it */
+        if (write_indices) {
+            indices[indices_offset + at] = 0;
+        } else {
+            for (uint w = 0; w < WORDS; ++w)
+                dst[(dst_offset + at) * WORDS + w] = src[src_offset * WORDS + w];
+        }
+        at += flag_at(FLAG_ARGS, 0);
+        r = 1;
+    }
     if (write_indices) {
-        for (uint r = 0; r <= end; ++r) {
+        for (; r <= end; ++r) {
             indices[indices_offset + at] = (uint)(first + r);
-            at += flag_at(FLAG_ARGS, first + r);
+            at += flag_past_first(FLAG_ARGS, first + r);
         }
     } else {
-        for (uint r = 0; r <= end; ++r) {
+        for (; r <= end; ++r) {
             __global const W *s = src + (src_offset + first + r) * WORDS;
             __global W *d = dst + (dst_offset + at) * WORDS;
             for (uint w = 0; w < WORDS; ++w)
                 d[w] = s[w];
-            at += flag_at(FLAG_ARGS, first + r);
+            at += flag_past_first(FLAG_ARGS, first + r);
         }
     }
 }

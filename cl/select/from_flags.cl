@@ -4,3 +4,9 @@ inline uint flag_at(FLAG_PARAMS, ulong i)
 {
     return flags[flags_offset + i] != 0;
 }
+
+/* Element i > 0's flag (from_runs.cl's tells a run's start without testing i). */
+inline uint flag_past_first(FLAG_PARAMS, ulong i)
+{
+    return flag_at(FLAG_ARGS, i);
+}

@@ -7,3 +7,9 @@ inline uint flag_at(FLAG_PARAMS, ulong i)
 {
     return clscan_pred_flag(((__global const clscan_pred_type *)src)[src_offset + i], i);
 }
+
+/* Element i > 0's flag (from_runs.cl's tells a run's start without testing i). */
+inline uint flag_past_first(FLAG_PARAMS, ulong i)
+{
+    return flag_at(FLAG_ARGS, i);
+}
