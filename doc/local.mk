@@ -53,17 +53,24 @@ check-man:
 # The operator and performance notes, with the raw outputs doc/performance.md cites (its plots
 # and CSV files stay in the repository only).
 EXTRA_DIST += doc/operators.md doc/performance.md doc/accuracy.md \
+	doc/perf/h200-2026-12-02.txt doc/perf/h200-ab-2026-12-01.txt \
+	doc/perf/h200-accuracy-time-2026-11-30.txt doc/perf/h200-algos-peers-2026-12-01.txt \
+	doc/perf/h200-axis-2026-12-01.txt doc/perf/h200-axis-lines-selections-2026-12-01.txt \
+	doc/perf/h200-buckets-selections-2026-12-02.txt doc/perf/h200-compact-one-pass-2026-12-01.txt \
+	doc/perf/h200-custom-2026-12-01.txt doc/perf/h200-custom-mid-2026-12-02.txt \
+	doc/perf/h200-mid-timing-2026-12-01.txt doc/perf/h200-onesweep-2026-12-02.txt \
+	doc/perf/h200-options-2026-11-30.txt doc/perf/h200-partition-scatter-tuning-2026-12-02.txt \
+	doc/perf/h200-radix-scatter-2026-12-01.txt doc/perf/h200-reduce-by-key-2026-12-01.txt \
 	doc/perf/h200-scan-2026-11-29.txt doc/perf/h200-scan-2026-12-01.txt \
-	doc/perf/h200-algos-peers-2026-12-01.txt doc/perf/h200-axis-2026-12-01.txt \
-	doc/perf/h200-segsort-2026-12-01.txt doc/perf/h200-segsort-ab-2026-12-01.txt \
-	doc/perf/h200-mid-timing-2026-12-01.txt doc/perf/pocl-2core-2026-12-01.txt \
-	doc/perf/pocl-2core-2026-11-29.txt doc/perf/pocl-16core-2026-11-29.txt \
-	doc/perf/h200-options-2026-11-30.txt doc/perf/pocl-options-2026-11-30.txt \
+	doc/perf/h200-segmented-algorithms-2026-12-01.txt doc/perf/h200-segsort-2026-12-01.txt \
+	doc/perf/h200-segsort-ab-2026-12-01.txt doc/perf/h200-segsort-long-2026-12-01.txt \
+	doc/perf/h200-startup-2026-12-01.txt doc/perf/h200-x2-mpi-2026-12-01.txt \
+	doc/perf/pocl-16core-2026-11-29.txt doc/perf/pocl-2core-2026-11-29.txt \
+	doc/perf/pocl-2core-2026-12-01.txt doc/perf/pocl-2core-2026-12-02.txt \
+	doc/perf/pocl-2core-mpi-2026-11-30.txt doc/perf/pocl-2core-reduce-by-key-2026-12-01.txt \
+	doc/perf/pocl-2core-reduce-by-key-2026-12-02.txt doc/perf/pocl-2core-selections-2026-12-02.txt \
 	doc/perf/pocl-accuracy-2026-11-30.txt doc/perf/pocl-accuracy-explain-2026-11-30.txt \
-	doc/perf/pocl-accuracy-time-2026-11-30.txt doc/perf/h200-ab-2026-12-01.txt \
-	doc/perf/h200-custom-2026-12-01.txt doc/perf/h200-segmented-algorithms-2026-12-01.txt \
-	doc/perf/h200-startup-2026-12-01.txt doc/perf/h200-reduce-by-key-2026-12-01.txt \
-	doc/perf/pocl-2core-reduce-by-key-2026-12-01.txt doc/perf/h200-compact-one-pass-2026-12-01.txt
+	doc/perf/pocl-accuracy-time-2026-11-30.txt doc/perf/pocl-options-2026-11-30.txt
 
 # The Fortran module's page: installed with the module (fortran/local.mk), distributed always.
 EXTRA_DIST += doc/clscan_fortran.3
