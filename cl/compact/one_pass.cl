@@ -72,13 +72,23 @@ void clscan_compact_one_pass(FLAG_PARAMS, ulong count, __global W *dst, ulong ds
     const uint g = ticket;
     const ulong base = (ulong)g * TILE;
     const uint bits = own_flags(FLAG_ARGS, base, count, li, (__local uchar *)stage);
-    const uint n = block_list(bits, buf, list, &block_kept, li);
-    if (li == 0)
-        one_pass_publish(status, g, epoch, g == 0 ? ONE_PASS_PREFIX : ONE_PASS_AGGREGATE, n);
+    /* The block's count is published as soon as the last work-item has it, its prefix after the
+     * look-back, and only then is the list of kept positions made: what the blocks after it
+     * wait for comes first. */
+    const uint own = popcount(bits);
+    const uint at = wg_exclusive_sum(own, buf, li);
+    if (li == CLSCAN_WG - 1) {
+        block_kept = at + own;
+        one_pass_publish(status, g, epoch, g == 0 ? ONE_PASS_PREFIX : ONE_PASS_AGGREGATE, at + own);
+    }
+    barrier(CLK_LOCAL_MEM_FENCE);
+    const uint n = block_kept;
     const uint p = g == 0 ? 0 : one_pass_lookback(FLAG_ARGS, count, status, g, epoch, li, lookback);
     if (li == 0 && g > 0)
         one_pass_publish(status, g, epoch, ONE_PASS_PREFIX, p + n);
     if (li == 0 && g == get_num_groups(0) - 1)
         kept[kept_offset] = (ulong)p + n;
+    block_list_own(bits, at, list, li);
+    barrier(CLK_LOCAL_MEM_FENCE);
     block_write(FLAG_ARGS, base, n, p, dst, dst_offset, indices, indices_offset, write_indices, list, li);
 }

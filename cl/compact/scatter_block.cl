@@ -2,23 +2,30 @@
  * positions are listed in local memory in order, then the whole work-group copies them out, each
  * work-item a batch of words at a time: neighbouring work-items write neighbouring words, and
  * read from the same small window of src (which the flags of a predicate or of runs have just
- * read: mostly from the cache).  The arguments of scatter_list.cl.  block_list and block_write
- * also serve the one-pass compaction (compact/one_pass.cl). */
+ * read: mostly from the cache).  The arguments of scatter_list.cl.  block_list_own and
+ * block_write also serve the one-pass compaction (compact/one_pass.cl). */
 
 /* The words a work-item copies at once in the block writes. */
 #define BATCH 8
 
-/* Lists the set bits of each work-item's flags (bit r: its element r) in order in list; returns
- * the block's count to every work-item. */
-inline uint block_list(uint bits, __local uint *buf, __local ushort *list, __local uint *block_kept, uint li)
+/* Lists the set bits (bit r: element r) of each work-item's flags in order in list, from at, the
+ * kept elements of the work-items before it. */
+inline void block_list_own(uint bits, uint at, __local ushort *list, uint li)
 {
-    const uint own = popcount(bits);
-    uint at = wg_exclusive_sum(own, buf, li);
-    if (li == CLSCAN_WG - 1)
-        *block_kept = at + own;
     for (uint r = 0; r < CLSCAN_ITEMS; ++r)
         if (bits >> r & 1u)
             list[at++] = (ushort)(li * CLSCAN_ITEMS + r);
+}
+
+/* Lists the set bits of each work-item's flags in order in list; returns the block's count to
+ * every work-item. */
+inline uint block_list(uint bits, __local uint *buf, __local ushort *list, __local uint *block_kept, uint li)
+{
+    const uint own = popcount(bits);
+    const uint at = wg_exclusive_sum(own, buf, li);
+    if (li == CLSCAN_WG - 1)
+        *block_kept = at + own;
+    block_list_own(bits, at, list, li);
     barrier(CLK_LOCAL_MEM_FENCE);
     return *block_kept;
 }
