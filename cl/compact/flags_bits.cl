@@ -55,9 +55,17 @@ inline uint own_flags(FLAG_PARAMS, ulong base, ulong count, uint li, __local uch
 {
     if (CLSCAN_FLAGS_GIVEN)
         return given_bits(flags + flags_offset, base, count, li);
-    for (uint r = 0; r < CLSCAN_ITEMS; ++r) {
-        const ulong j = base + (ulong)r * CLSCAN_WG + li;
-        stage[r * CLSCAN_WG + li] = j < count && flag_at(FLAG_ARGS, j);
+    if (base + TILE <= count) {   /* a full block: every flag evaluated before any is staged */
+        uchar f[CLSCAN_ITEMS];
+        for (uint r = 0; r < CLSCAN_ITEMS; ++r)
+            f[r] = flag_at(FLAG_ARGS, base + (ulong)r * CLSCAN_WG + li) != 0;
+        for (uint r = 0; r < CLSCAN_ITEMS; ++r)
+            stage[r * CLSCAN_WG + li] = f[r];
+    } else {
+        for (uint r = 0; r < CLSCAN_ITEMS; ++r) {
+            const ulong j = base + (ulong)r * CLSCAN_WG + li;
+            stage[r * CLSCAN_WG + li] = j < count && flag_at(FLAG_ARGS, j);
+        }
     }
     barrier(CLK_LOCAL_MEM_FENCE);
     uint bits = 0;

@@ -11,12 +11,14 @@
  * total's. */
 
 /* The kept elements of the blocks before block g, to every work-item: windows of CLSCAN_WG
- * blocks read at once, back to the nearest prefix. */
+ * blocks read at once, back to the nearest prefix.  A window that meets a block not yet
+ * published takes the totals before it, and one work-item alone polls that block: a poll of
+ * the whole window would load the memory system with every waiting block's CLSCAN_WG reads. */
 inline uint one_pass_lookback(FLAG_PARAMS, ulong count, __global volatile ulong *status, uint g, uint epoch,
-                              uint li, __local uint *l)   /* l: 3 uints */
+                              uint li, __local uint *l)   /* l: 5 uints */
 {
-    __local uint *stop = l, *stop_status = l + 1, *sum = l + 2;
-    uint before = 0, spins = 0;
+    __local uint *stop = l, *stop_status = l + 1, *sum = l + 2, *polled = l + 3, *counted = l + 4;
+    uint before = 0;
     long end = g;   /* the window: blocks end - CLSCAN_WG ... end - 1 */
     for (;;) {
         const long j = end - 1 - (long)li;
@@ -32,26 +34,37 @@ inline uint one_pass_lookback(FLAG_PARAMS, ulong count, __global volatile ulong 
             atomic_min(stop, li);
         barrier(CLK_LOCAL_MEM_FENCE);
         const uint m = *stop;   /* the nearest block of the window without a total */
+        /* The totals before the stop, the prefix at it. */
+        const uint take = li < m || (li == m && st == ONE_PASS_PREFIX) ? n : 0;
+        if (take)
+            atomic_add(sum, take);
         if (li == m)
             *stop_status = st;
         barrier(CLK_LOCAL_MEM_FENCE);
-        const uint sm = m < CLSCAN_WG ? *stop_status : ONE_PASS_AGGREGATE;
-        if (sm == 0 && ++spins < CLSCAN_SPIN_LIMIT) {
-            barrier(CLK_LOCAL_MEM_FENCE);   /* stop and sum are reset next */
-            continue;
-        }
-        /* The totals before the stop, the prefix at it; a silent block is counted here. */
-        const uint take = li < m || (li == m && sm == ONE_PASS_PREFIX) ? n : 0;
-        const uint alone = sm == 0 ? count_own(FLAG_ARGS, (ulong)(end - 1 - m) * TILE, count, li) : 0;
-        if (take + alone)
-            atomic_add(sum, take + alone);
-        barrier(CLK_LOCAL_MEM_FENCE);
         before += *sum;
+        const uint sm = m < CLSCAN_WG ? *stop_status : ONE_PASS_AGGREGATE;
         if (sm == ONE_PASS_PREFIX)
             return before;
-        end -= m + (sm == 0);   /* past the window's totals and the block counted here */
-        spins = 0;
-        barrier(CLK_LOCAL_MEM_FENCE);
+        end -= m;
+        if (sm == 0) {   /* block end - 1 is silent: polled by one work-item, counted here if it stays so */
+            if (li == 0) {
+                uint spins = 0, pn, ps;
+                while ((ps = one_pass_read(status, (uint)(end - 1), epoch, &pn)) == 0 && ++spins < CLSCAN_SPIN_LIMIT)
+                    ;
+                *polled = ps;
+                *counted = 0;
+            }
+            barrier(CLK_LOCAL_MEM_FENCE);
+            if (*polled == 0) {
+                const uint alone = count_own(FLAG_ARGS, (ulong)(end - 1) * TILE, count, li);
+                if (alone)
+                    atomic_add(counted, alone);
+                barrier(CLK_LOCAL_MEM_FENCE);
+                before += *counted;
+                end -= 1;
+            }
+        }
+        barrier(CLK_LOCAL_MEM_FENCE);   /* stop, sum and polled are reset next */
     }
 }
 
@@ -64,7 +77,7 @@ void clscan_compact_one_pass(FLAG_PARAMS, ulong count, __global W *dst, ulong ds
     __local uint buf[2 * CLSCAN_WG];
     __local uint4 stage[(TILE + 15) / 16];
     __local ushort list[TILE];
-    __local uint block_kept, ticket, lookback[3];
+    __local uint block_kept, ticket, lookback[5];
     const uint li = get_local_id(0);
     if (li == 0)
         ticket = atomic_inc((volatile __global uint *)status) - ticket_base;
