@@ -46,7 +46,7 @@ static void tuning(clscan_compactor *c)
 
 static void release_part(compact_part *p)
 {
-    cl_kernel kernels[] = {p->count, p->scatter, p->partition, p->flags_runs, p->offsets, p->one_pass};
+    cl_kernel kernels[] = {p->count, p->scatter, p->partition, p->flags_runs, p->one_pass};
     for (size_t i = 0; i < sizeof kernels / sizeof kernels[0]; ++i)
         if (kernels[i])
             clReleaseKernel(kernels[i]);
@@ -87,8 +87,6 @@ static cl_int kernels(const char *fn, clscan_compactor *c, compact_source from, 
     cl_int err = CL_SUCCESS;
     for (size_t i = 0; i < (from == COMPACT_FROM_FLAGS ? 4u : 3u) && err == CL_SUCCESS; ++i)
         err = clscan_kernel_create(fn, p->program, c->device, &c->info, k[i].name, p->wg, k[i].kernel);
-    if (err == CL_SUCCESS && c->gpu && compact_one_pass_available(c))
-        err = clscan_kernel_create(fn, p->program, c->device, &c->info, "clscan_compact_offsets", p->wg, &p->offsets);
     if (err == CL_SUCCESS && p->one_pass_program)
         err = clscan_kernel_create(fn, p->one_pass_program, c->device, &c->info, "clscan_compact_one_pass", p->wg,
                                    &p->one_pass);
@@ -103,15 +101,14 @@ static cl_int program(const char *fn, clscan_compactor *c, compact_source from, 
                       int one_pass, cl_program *out)
 {
     static const char *const sources[] = {"select/from_flags.cl", "select/from_predicate.cl", "select/from_runs.cl"};
-    const int serial = serial_one_pass(c), lookback = c->gpu && compact_one_pass_available(c);
+    const int serial = serial_one_pass(c);
     const char *files[] = {"compact/elements.cl", "common/wg_sum.cl", "select/index.cl", "select/runs.cl",
                            sources[from],
                            c->gpu ? "compact/flags_bits.cl" : "compact/flags_loop.cl", "compact/count.cl",
                            c->gpu ? "compact/scatter_block.cl" : "compact/scatter_list.cl",
                            c->gpu ? "select/partition_block.cl" : "select/partition.cl",
-                           lookback || serial ? "compact/one_pass_status.cl" : NULL,
-                           lookback ? "compact/one_pass_lookback.cl" : serial ? "compact/one_pass_serial.cl" : NULL,
-                           lookback ? (one_pass ? "compact/one_pass.cl" : "compact/offsets.cl") : NULL, NULL};
+                           one_pass || serial ? "compact/one_pass_status.cl" : NULL,
+                           one_pass ? "compact/one_pass.cl" : serial ? "compact/one_pass_serial.cl" : NULL, NULL};
     const char *word;
     size_t words;
     algo_words(c->element_size, &word, &words);
@@ -295,14 +292,9 @@ cl_int compact_count_steps(clscan_compactor *c, clscan_chain *ch, const compact_
 {
     const compact_part *part = &c->parts[k->from];
     const size_t blocks = compact_blocks(c, k);
-    cl_int err;
-    if (compact_offsets_applies(c, k)) {
-        err = compact_offsets_step(c, ch, k);
-    } else {
-        err = clscan_chain_launch(ch, part->count, blocks, part->wg, 1);
-        if (err == CL_SUCCESS)
-            err = clscan_scan_step(ch, c->scan, c->counts, blocks + 1);
-    }
+    cl_int err = clscan_chain_launch(ch, part->count, blocks, part->wg, 1);
+    if (err == CL_SUCCESS)
+        err = clscan_scan_step(ch, c->scan, c->counts, blocks + 1);
     if (err == CL_SUCCESS && total)
         err = clscan_chain_read(ch, c->counts, blocks * sizeof(cl_uint), sizeof(cl_uint), total, 1);
     return err;

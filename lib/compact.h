@@ -21,7 +21,6 @@ typedef struct compact_part {
     size_t wg;
     cl_kernel count, scatter, partition;
     cl_kernel flags_runs;          /* cl/select/runs.cl: the flags of runs, for runs.c */
-    cl_kernel offsets;             /* cl/compact/offsets.cl (GPUs with 64-bit atomics), or NULL */
     cl_program one_pass_program;   /* its blocks of wg x one_pass_items (GPUs with 64-bit atomics), */
     cl_kernel one_pass;            /* cl/compact/one_pass.cl; or both NULL */
 } compact_part;
@@ -80,9 +79,8 @@ cl_int compact_steps(clscan_compactor *c, clscan_chain *ch, const compact_call *
 /* compact_steps in parts, for callers that run several compactions in one chain and put every
  * scatter (the only command that writes the caller's buffers) after every other command:
  * compact_args sets both kernels' arguments (the kernels are c's: one compaction per compactor
- * between compact_args and its scatter), compact_count_steps enqueues the block counts and
- * their scan (or the offsets kernel, compact_offsets_step) and the read of total (NULL: none),
- * compact_scatter_step the scatter.  offsets NULL: the
+ * between compact_args and its scatter), compact_count_steps enqueues the block counts, their
+ * scan and the read of total (NULL: none), compact_scatter_step the scatter.  offsets NULL: the
  * scatter reads the offsets that c's count steps make; else another compactor's counts, after its
  * count steps of the same flags in the same blocks (compact_same_blocks), and c's count steps
  * are not needed. */
@@ -101,11 +99,6 @@ cl_int compact_output_args(cl_kernel ks, const compact_call *k);
 int compact_one_pass_available(const clscan_compactor *c);
 int compact_one_pass_applies(const clscan_compactor *c, const compact_call *k, const cl_uint *total);
 cl_int compact_one_pass_step(clscan_compactor *c, clscan_chain *ch, const compact_call *k);
-/* Whether k's offsets (counts[0 ... blocks], as the count kernel and the scan make them) come
- * from the offsets kernel (cl/compact/offsets.cl) in blocks of the count kernel; and its command
- * (after a fill of the status words when they are new) as the next step of ch. */
-int compact_offsets_applies(const clscan_compactor *c, const compact_call *k);
-cl_int compact_offsets_step(clscan_compactor *c, clscan_chain *ch, const compact_call *k);
 
 /* compact_enqueue.c: a checked call's commands on queue after the previous call on c, with c's
  * lock held (total: as compact_steps); and a blocking call (the lock taken, k->kept set to c's

@@ -43,11 +43,10 @@ int compact_one_pass_applies(const clscan_compactor *c, const compact_call *k, c
            (!c->gpu || one_pass_blocks(c, k) <= ONE_PASS_MAX_BLOCKS);
 }
 
-/* Status words for blocks more than the next launch's (cleared when new or at the epochs' end),
- * its ticket base and epoch set as arguments ticket_arg and ticket_arg + 1 of ks, the status
- * words as ticket_arg - 1. */
-static cl_int status_args(clscan_compactor *c, clscan_chain *ch, cl_kernel ks, cl_uint ticket_arg, size_t blocks)
+cl_int compact_one_pass_step(clscan_compactor *c, clscan_chain *ch, const compact_call *k)
 {
+    const compact_part *part = &c->parts[k->from];
+    const size_t blocks = one_pass_blocks(c, k);
     cl_mem old = c->status;
     cl_int err = clscan_scratch_grow(c->context, &c->status, &c->status_cap, (1 + blocks) * sizeof(cl_ulong));
     if (err != CL_SUCCESS)
@@ -59,60 +58,17 @@ static cl_int status_args(clscan_compactor *c, clscan_chain *ch, cl_kernel ks, c
         c->epoch = 1;
         c->tickets = 0;
     }
-    ALGO_ARG_MEM(ks, ticket_arg - 1, c->status); ALGO_ARG(ks, ticket_arg, c->tickets);
-    ALGO_ARG(ks, ticket_arg + 1, c->epoch);
-    return err == CL_SUCCESS ? err : clscan_fail(err, "clSetKernelArg failed: %s", clscan_error_string(err));
-}
-
-/* A launch of blocks that took tickets: the next one's tickets and epoch. */
-static cl_int launched(clscan_compactor *c, cl_int err, size_t blocks)
-{
-    if (err == CL_SUCCESS) {
+    /* The scatter's first ten, then the status words, the ticket base, the epoch, the total. */
+    const cl_ulong ko = k->kept_offset;
+    cl_kernel ks = part->one_pass;
+    err = compact_output_args(ks, k);
+    ALGO_ARG_MEM(ks, 10, c->status); ALGO_ARG(ks, 11, c->tickets); ALGO_ARG(ks, 12, c->epoch);
+    ALGO_ARG_MEM(ks, 13, k->kept); ALGO_ARG(ks, 14, ko);
+    if (err != CL_SUCCESS)
+        return clscan_fail(err, "clSetKernelArg failed: %s", clscan_error_string(err));
+    if ((err = clscan_chain_launch(ch, ks, blocks, one_pass_wg(c, k), 1)) == CL_SUCCESS) {
         c->tickets += (cl_uint)blocks;
         c->epoch += 1;
     }
     return err;
-}
-
-cl_int compact_one_pass_step(clscan_compactor *c, clscan_chain *ch, const compact_call *k)
-{
-    const compact_part *part = &c->parts[k->from];
-    const size_t blocks = one_pass_blocks(c, k);
-    /* The scatter's first ten, then the status words, the ticket base, the epoch, the total. */
-    const cl_ulong ko = k->kept_offset;
-    cl_kernel ks = part->one_pass;
-    cl_int err = compact_output_args(ks, k);
-    ALGO_ARG_MEM(ks, 13, k->kept); ALGO_ARG(ks, 14, ko);
-    if (err != CL_SUCCESS)
-        return clscan_fail(err, "clSetKernelArg failed: %s", clscan_error_string(err));
-    if ((err = status_args(c, ch, ks, 11, blocks)) != CL_SUCCESS)
-        return err;
-    return launched(c, clscan_chain_launch(ch, ks, blocks, one_pass_wg(c, k), 1), blocks);
-}
-
-/* The offsets kernel up to as many blocks as the one pass (of the count kernel's size); the
- * count kernel and the scan above. */
-int compact_offsets_applies(const clscan_compactor *c, const compact_call *k)
-{
-    return c->parts[k->from].offsets && compact_blocks(c, k) <= ONE_PASS_MAX_BLOCKS;
-}
-
-cl_int compact_offsets_step(clscan_compactor *c, clscan_chain *ch, const compact_call *k)
-{
-    const compact_part *part = &c->parts[k->from];
-    const size_t blocks = compact_blocks(c, k);
-    const cl_uint nb = (cl_uint)blocks;
-    const cl_ulong n = k->count, fo = k->flags_offset, so = k->src_offset;
-    const cl_mem none = NULL, src = k->mode == COMPACT_INDICES ? none : k->src;
-    const cl_mem flags = k->from == COMPACT_FROM_FLAGS ? k->flags : none;
-    cl_kernel ks = part->offsets;
-    cl_int err = CL_SUCCESS;
-    /* The flag source's four, the count, the offsets, then the status words, ticket base, epoch. */
-    ALGO_ARG_MEM(ks, 0, src); ALGO_ARG(ks, 1, so); ALGO_ARG_MEM(ks, 2, flags); ALGO_ARG(ks, 3, fo);
-    ALGO_ARG(ks, 4, n); ALGO_ARG_MEM(ks, 5, c->counts); ALGO_ARG(ks, 6, nb);
-    if (err != CL_SUCCESS)
-        return clscan_fail(err, "clSetKernelArg failed: %s", clscan_error_string(err));
-    if ((err = status_args(c, ch, ks, 8, blocks)) != CL_SUCCESS)
-        return err;
-    return launched(c, clscan_chain_launch(ch, ks, blocks, part->wg, 1), blocks);
 }
