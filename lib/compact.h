@@ -73,8 +73,8 @@ cl_int compact_reserve(clscan_compactor *c, compact_source from, size_t count);
 /* The commands of k (count > 0) as the next steps of ch, with c's lock held (or c private to the
  * caller) and compact_reserve done: the block counts, their scan, then (total non-NULL) a read
  * of the number kept into *total and the scatter; or, without total, for elements or indices
- * where c has the one-pass kernel and up to 4096 blocks, that kernel alone (after a fill of its
- * status words when they are new). */
+ * where c has the one-pass kernel (compact_one_pass_applies: on GPUs up to ONE_PASS_MAX_BLOCKS
+ * blocks), that kernel alone (after a fill of its status words when they are new). */
 cl_int compact_steps(clscan_compactor *c, clscan_chain *ch, const compact_call *k, cl_uint *total);
 /* compact_steps in parts, for callers that run several compactions in one chain and put every
  * scatter (the only command that writes the caller's buffers) after every other command:
