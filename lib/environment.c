@@ -99,6 +99,8 @@ static cl_int parse_switch(const char *fn, const char *s, size_t n, clscan_dev_o
         dev->compact_items = x;
     else if (k == 12 && !strncmp(s, "radix_passes", k) && (i = lookup(v, vn, radix_passes)) >= 0)
         dev->radix_passes = i;
+    else if (k == 11 && !strncmp(s, "radix_items", k) && power_of_two(x = number(v, vn)) && x <= 32)
+        dev->radix_items = x;
     else if (k == 4 && !strncmp(s, "host", k) && (i = lookup(v, vn, host_paths)) >= 0)
         dev->host_copy = i;
     else if (k == 5 && !strncmp(s, "build", k) && vn < sizeof dev->build)
@@ -118,6 +120,7 @@ cl_int clscan_env_dev_options(const char *fn, clscan_dev_options *dev)
     dev->spin_limit = -1;
     dev->compact_wg = dev->compact_items = -1;
     dev->radix_passes = -1;
+    dev->radix_items = -1;
     const char *dir = nonempty(getenv("CLSCAN_KERNEL_DIR"));
     if (dir && strlen(dir) >= sizeof dev->kernel_dir)
         return clscan_fail(CLSCAN_KERNEL_SOURCE_NOT_FOUND, "%s: CLSCAN_KERNEL_DIR is longer than %zu bytes", fn,

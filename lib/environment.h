@@ -24,6 +24,7 @@ typedef struct clscan_dev_options {
     int host_copy;           /* 1: clscan_host copies even where the device shares host memory */
     long compact_wg, compact_items;   /* -1: the compactor's blocks of its device policy */
     int radix_passes;        /* -1 the device's; 0 histogram, scan and scatter per pass; 1 onesweep */
+    long radix_items;        /* -1 the device's; else keys per work-item of the ranking scatter */
     char build[512];         /* extra build options appended to every program's */
     char kernel_dir[4096];   /* CLSCAN_KERNEL_DIR; empty: the embedded kernel files */
 } clscan_dev_options;

@@ -47,7 +47,12 @@ static void passes_tuning(radix_engine *e, int allow_ranked)
     const clscan_device_info *info = &e->info;
     e->ranked = e->onesweep = 0;
     if (allow_ranked && clscan_policy_gpu(info, &e->dev) && info->max_work_group_size >= RADIX) {
-        for (size_t r_items = e->key_size == 4 ? 16 : 8; r_items >= 1; r_items /= 2)
+        /* the block's keys are staged in the 16 KiB of lane masks: RADIX x items x key bytes */
+        const size_t widest = 64 / e->key_size, asked = (size_t)e->dev.radix_items;
+        size_t r_items = e->key_size == 4 ? 16 : 8;
+        if (e->dev.radix_items > 0 && asked <= widest)
+            r_items = asked;
+        for (; r_items >= 1; r_items /= 2)
             if (ranked_local_bytes(r_items) + 256 <= info->local_mem_size) {
                 e->wg = RADIX;
                 e->items = r_items;
