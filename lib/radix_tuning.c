@@ -31,11 +31,13 @@ static cl_ulong ranked_local_bytes(size_t items)
     return (3 * warps * RADIX + RADIX) * sizeof(cl_uint) + (cl_ulong)RADIX * items * sizeof(cl_ushort);
 }
 
-/* GPUs: RADIX work-items x 16 keys (8 for 64-bit keys; fewer where local memory is short) with
- * the ranking scatter: coalesced loads, about 33 KiB of local memory, 8 warps per work-group
- * (H200, 2^26 uint32 keys: 3.0 ms against 6.6 ms for 32 work-items with the table, in that
- * scatter's first form; 32 keys a work-item: 2.34 ms against 2.35-2.37, pairs 3.45 against
- * 3.34).  CPUs, and devices without RADIX work-items per group: one work-item x 4096 keys with
+/* GPUs: RADIX work-items x as many keys as the block's staging holds, 64 bytes a work-item (16
+ * keys of 4 bytes, 8 of 8, 32 of 1 or 2; fewer where local memory is short) with the ranking
+ * scatter: coalesced loads, 33-41 KiB of local memory, 8 warps per work-group (H200, 2^26 uint32
+ * keys: 3.0 ms against 6.6 ms for 32 work-items with the table, in that scatter's first form;
+ * 32 keys a work-item: 2.34 ms against 2.35-2.37, pairs 3.45 against 3.34; three rounds
+ * alternating, uint8 keys 0.486-0.502 ms with 32 against 0.514-0.524 with 16 and 0.654-0.659
+ * with 8, uint16 0.995-1.006 against 1.073-1.088 and 1.309-1.311).  CPUs, and devices without RADIX work-items per group: one work-item x 4096 keys with
  * the (digit, work-item) table (PoCL, 2^20 uint32 keys: about 4x faster than 16 x 256 or 4 x
  * 1024; the work-items of a work-group run one after the other anyway).  The plain sort's passes
  * by onesweep where they move values (H200, 2^26, two runs: uint32 pairs 2.99 ms against 3.34
@@ -49,7 +51,7 @@ static void passes_tuning(radix_engine *e, int allow_ranked)
     if (allow_ranked && clscan_policy_gpu(info, &e->dev) && info->max_work_group_size >= RADIX) {
         /* the block's keys are staged in the 16 KiB of lane masks: RADIX x items x key bytes */
         const size_t widest = 64 / e->key_size, asked = (size_t)e->dev.radix_items;
-        size_t r_items = e->key_size == 4 ? 16 : 8;
+        size_t r_items = widest < 32 ? widest : 32;
         if (e->dev.radix_items > 0 && asked <= widest)
             r_items = asked;
         for (; r_items >= 1; r_items /= 2)
