@@ -19,11 +19,18 @@
  *          (nothing tells the compiler that inputs and outputs never overlap); with values (and
  *          the index passes) one key at a time, the registers for every value costing more
  *          than the waits (H200, 2^26: pairs 3.39 ms against 3.52, uint32 keys 2.15 against
- *          2.24).  Neighbours write neighbouring addresses within a digit.
+ *          2.24), except values of one word whose block fits the staging memory: those are
+ *          loaded as the keys were (coalesced), staged at their keys' ranks once the keys are
+ *          read back, and stored from there, instead of gathered from global memory one key
+ *          at a time (H200, 2^26, three rounds alternating: uint32 pairs 2.971-2.976 ms
+ *          against 3.016-3.021, bucketing 1.699-1.701 against 1.716-1.719).  Neighbours write
+ *          neighbouring addresses within a digit.
  * (NVIDIA's match.any.sync through inline PTX was measured slower on the H200 than the masks.)
  * The arguments of radix/scatter_table.cl. */
 #define NWARPS (CLSCAN_WG / 32)
 #define NOT_A_DIGIT RADIX   /* positions past count: their own peers, never counted */
+/* Values of one word whose block fits the staging memory go through it as the keys do. */
+#define STAGED_VALUES (CLSCAN_VALUE_WORDS == 1 && TILE * sizeof(VW) <= 2 * NWARPS * RADIX * sizeof(uint))
 typedef char ranked_stage_fits[TILE * sizeof(K) <= 2 * NWARPS * RADIX * sizeof(uint) ? 1 : -1];
 
 /* whole: the plain sort (no segments: no shift to read, no clamp).  sweep: NULL, or the onesweep
@@ -97,17 +104,50 @@ inline void radix_scatter_ranked(SCATTER_PARAMS, radix_block b, ulong in_gap, ul
         dest[li] = offsets[b.slot0 + (ulong)li * b.stride] + (whole ? 0 : (uint)b.seg_begin - offsets[b.seg_slot]) -
                    start;
     barrier(CLK_LOCAL_MEM_FENCE);
+    const int staged_values = STAGED_VALUES && !index_mode;
     for (uint r = 0; r < CLSCAN_ITEMS; ++r)
         if (first + 32 * r < in_block) {
             const uint at = mine[digit_of(key[r], shift, mask, clamp, flip)] + rank[r];
-            order[at] = (ushort)(first + 32 * r);
+            if (!staged_values)
+                order[at] = (ushort)(first + 32 * r);
             staged[at] = key[r];
+            rank[r] = (ushort)at;
         }
     barrier(CLK_LOCAL_MEM_FENCE);
 
     /* Segments: positions clamped below count (there anyway with offsets that keep the rules;
      * a branch there cost the plain sort 15% on the H200, a clamp nothing it needs). */
     const uint last = (uint)(count - 1);
+    if (staged_values) {   /* rank[r]: key r's rank in the block */
+        __global const VW *vin = values_in + values_in_offset + from;
+        __global VW *vout = values_out + values_out_offset + to;
+        __global K *keys_to = keys_out + keys_out_offset + to;
+        VW v[CLSCAN_ITEMS];
+        for (uint r = 0; r < CLSCAN_ITEMS; ++r) {
+            const uint pos = first + 32 * r;
+            v[r] = pos < in_block ? vin[pos] : 0;
+        }
+        K mine_k[CLSCAN_ITEMS];
+        for (uint r = 0; r < CLSCAN_ITEMS; ++r) {
+            const uint rk = r * CLSCAN_WG + li;
+            mine_k[r] = rk < in_block ? staged[rk] : 0;
+        }
+        barrier(CLK_LOCAL_MEM_FENCE);   /* the staged keys read: their memory takes the values */
+        __local VW *vstaged = (__local VW *)scratch;
+        for (uint r = 0; r < CLSCAN_ITEMS; ++r)
+            if (first + 32 * r < in_block)
+                vstaged[rank[r]] = v[r];
+        barrier(CLK_LOCAL_MEM_FENCE);
+        for (uint r = 0; r < CLSCAN_ITEMS; ++r) {
+            const uint rk = r * CLSCAN_WG + li;
+            if (rk >= in_block)
+                break;
+            const uint p0 = dest[digit_of(mine_k[r], shift, mask, clamp, flip)] + rk, p = whole ? p0 : min(p0, last);
+            keys_to[p] = mine_k[r];
+            vout[p] = vstaged[rk];
+        }
+        return;
+    }
     if (CLSCAN_VALUE_WORDS) {   /* values: one at a time */
         for (uint rk = li; rk < in_block; rk += CLSCAN_WG) {
             const uint i = order[rk];
