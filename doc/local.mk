@@ -58,7 +58,7 @@ EXTRA_DIST += doc/operators.md doc/performance.md doc/accuracy.md \
 	doc/perf/h200-axis-2026-12-01.txt doc/perf/h200-axis-lines-selections-2026-12-01.txt \
 	doc/perf/h200-buckets-selections-2026-12-02.txt doc/perf/h200-compact-one-pass-2026-12-01.txt \
 	doc/perf/h200-compact-publish-2026-12-02.txt \
-	doc/perf/h200-compact-lookback-2026-12-02.txt \
+	doc/perf/h200-compact-lookback-2026-12-02.txt doc/perf/h200-sort-staging-partition-2026-12-02.txt \
 	doc/perf/h200-custom-2026-12-01.txt doc/perf/h200-custom-mid-2026-12-02.txt \
 	doc/perf/h200-mid-timing-2026-12-01.txt doc/perf/h200-onesweep-2026-12-02.txt \
 	doc/perf/h200-options-2026-11-30.txt doc/perf/h200-partition-scatter-tuning-2026-12-02.txt \
