@@ -830,6 +830,32 @@ START_TEST(gpu_tuning_matches_a_stable_sort)
 }
 END_TEST
 
+/* Other blocks of the GPUs' kernels through the developer switch (doc/hacking.md): 256 x 2 keys,
+ * so that small counts cross many blocks; malformed values refused. */
+START_TEST(developer_blocks_match_a_stable_sort)
+{
+    cl_int err, bad_err[2];
+    setenv("CLSCAN_DEVELOP", "policy=gpu;radix_items=2", 1);
+    clscan_sorter *p = clscan_sorter_create(tu.context, tu.device, CLSCAN_UINT32, 4, &err);
+    clscan_sorter *u = clscan_sorter_create(tu.context, tu.device, CLSCAN_UINT8, 0, &err);
+    const char *const bad[] = {"radix_items=3", "radix_items=64"};
+    for (int i = 0; i < 2; i++) {
+        setenv("CLSCAN_DEVELOP", bad[i], 1);
+        clscan_sorter *b = clscan_sorter_create(tu.context, tu.device, CLSCAN_UINT32, 0, &bad_err[i]);
+        ck_assert_msg(!b && bad_err[i] == CL_INVALID_VALUE, "%s gave %s", bad[i], clscan_error_string(bad_err[i]));
+    }
+    unsetenv("CLSCAN_DEVELOP");
+    ck_assert_msg(p && u, "clscan_sorter_create: %s", clscan_last_error());
+    const size_t counts[] = {1, 511, 513, 100003};
+    for (size_t k = 0; k < 4; k++) {
+        CHECK_SORT(.type = CLSCAN_UINT32, .value_size = 4, .pattern = DUPLICATES, .count = counts[k], .use = p);
+        CHECK_SORT(.type = CLSCAN_UINT8, .pattern = RANDOM, .count = counts[k], .use = u, .in_place = k == 2);
+    }
+    clscan_sorter_release(p);
+    clscan_sorter_release(u);
+}
+END_TEST
+
 /* An out-of-order queue and a user event in the wait list: nothing runs before the event
  * completes, and two sorts on one sorter (sharing its scratch) follow each other. */
 START_TEST(out_of_order_queue_and_wait_list)
@@ -1046,6 +1072,7 @@ int main(void)
     tcase_add_test(tc, low_key_bits_sort_by_those_bits_only);
     tcase_add_test(tc, millions_of_keys_match_a_stable_sort);
     tcase_add_test(tc, gpu_tuning_matches_a_stable_sort);
+    tcase_add_test(tc, developer_blocks_match_a_stable_sort);
     tcase_add_test(tc, out_of_order_queue_and_wait_list);
     tcase_add_test(tc, two_threads_share_one_sorter);
     tcase_add_test(tc, rejected_calls_leave_the_buffers_untouched);
