@@ -1,9 +1,17 @@
-/* Flags set among the n elements from first (CPUs: a loop without branches). */
+/* Flags set among the n elements from first (CPUs: a loop without branches).  Element 0 of the
+ * range is taken before the loop, so that unique's flags (element i differs from i - 1) test no
+ * index inside it: with the test, PoCL vectorised the loop into masked loads and index
+ * compares (2^22 uint32, cycles in the one pass over 21 calls, three rounds alternating: 120-148
+ * million against 244-263). */
 inline uint count_range(FLAG_PARAMS, ulong first, uint n)
 {
-    uint kept = 0;
-    for (uint r = 0; r < n; ++r)
-        kept += flag_at(FLAG_ARGS, first + r);
+    uint kept = 0, r = 0;
+    if (first == 0 && n) {
+        kept = flag_at(FLAG_ARGS, 0);
+        r = 1;
+    }
+    for (; r < n; ++r)
+        kept += flag_past_first(FLAG_ARGS, first + r);
     return kept;
 }
 
