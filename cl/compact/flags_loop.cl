@@ -1,8 +1,8 @@
 /* Flags set among the n elements from first (CPUs: a loop without branches).  Element 0 of the
  * range is taken before the loop, so that unique's flags (element i differs from i - 1) test no
  * index inside it: with the test, PoCL vectorised the loop into masked loads and index
- * compares (2^22 uint32, cycles in the one pass over 21 calls, three rounds alternating: 120-148
- * million against 244-263). */
+ * compares (2^22 uint32, cycles in the one pass over 21 calls, three rounds alternating: 107-112
+ * million against 201-265). */
 inline uint count_range(FLAG_PARAMS, ulong first, uint n)
 {
     uint kept = 0, r = 0;
