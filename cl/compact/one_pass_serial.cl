@@ -52,6 +52,21 @@ inline void serial_store(FLAG_PARAMS, __global W *dst, ulong dst_offset, __globa
             at += flag_past_first(FLAG_ARGS, first + r);
         }
     } else {
+        /* Four at a time, their flags before their stores: fewer loop steps (PoCL, 2^22 uint32,
+         * cycles in the kernel over 21 calls, six rounds alternating: unique 92-111 million
+         * against 103-119, compact-50 87-110 against 94-115, select-if level). */
+        for (; r + 4 <= end + 1; r += 4) {
+            uint f[4];
+            for (uint u = 0; u < 4; ++u)
+                f[u] = flag_past_first(FLAG_ARGS, first + r + u);
+            for (uint u = 0; u < 4; ++u) {
+                __global const W *s = src + (src_offset + first + r + u) * WORDS;
+                __global W *d = dst + (dst_offset + at) * WORDS;
+                for (uint w = 0; w < WORDS; ++w)
+                    d[w] = s[w];
+                at += f[u];
+            }
+        }
         for (; r <= end; ++r) {
             __global const W *s = src + (src_offset + first + r) * WORDS;
             __global W *d = dst + (dst_offset + at) * WORDS;
