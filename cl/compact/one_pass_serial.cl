@@ -52,20 +52,25 @@ inline void serial_store(FLAG_PARAMS, __global W *dst, ulong dst_offset, __globa
             at += flag_past_first(FLAG_ARGS, first + r);
         }
     } else {
-        /* Four at a time, their flags before their stores: fewer loop steps (PoCL, 2^22 uint32,
-         * cycles in the kernel over 21 calls, six rounds alternating: unique 92-111 million
-         * against 103-119, compact-50 87-110 against 94-115, select-if level). */
+        /* Four at a time, their flags (in scalars: PoCL kept an array of them on the stack)
+         * before their stores: fewer loop steps.  PoCL, 2^22 uint32, cycles in the kernel over
+         * 21 calls, six rounds alternating: against one at a time, unique 92-111 million against
+         * 103-119, compact-50 87-110 against 94-115; against the array, select-if 71-98 against
+         * 102-116, compact-50 87-92 against 96-107, unique level. */
         for (; r + 4 <= end + 1; r += 4) {
-            uint f[4];
-            for (uint u = 0; u < 4; ++u)
-                f[u] = flag_past_first(FLAG_ARGS, first + r + u);
-            for (uint u = 0; u < 4; ++u) {
-                __global const W *s = src + (src_offset + first + r + u) * WORDS;
-                __global W *d = dst + (dst_offset + at) * WORDS;
-                for (uint w = 0; w < WORDS; ++w)
-                    d[w] = s[w];
-                at += f[u];
+            const ulong i = first + r;
+            const uint f0 = flag_past_first(FLAG_ARGS, i), f1 = flag_past_first(FLAG_ARGS, i + 1);
+            const uint f2 = flag_past_first(FLAG_ARGS, i + 2), f3 = flag_past_first(FLAG_ARGS, i + 3);
+            __global const W *s = src + (src_offset + i) * WORDS;
+            __global W *d = dst + dst_offset * WORDS;
+            const ulong a1 = at + f0, a2 = a1 + f1, a3 = a2 + f2;
+            for (uint w = 0; w < WORDS; ++w) {
+                d[at * WORDS + w] = s[w];
+                d[a1 * WORDS + w] = s[WORDS + w];
+                d[a2 * WORDS + w] = s[2 * WORDS + w];
+                d[a3 * WORDS + w] = s[3 * WORDS + w];
             }
+            at = a3 + f3;
         }
         for (; r <= end; ++r) {
             __global const W *s = src + (src_offset + first + r) * WORDS;
