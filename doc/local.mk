@@ -53,7 +53,8 @@ check-man:
 # The operator and performance notes, with the raw outputs doc/performance.md cites (its plots
 # and CSV files stay in the repository only).
 EXTRA_DIST += doc/operators.md doc/performance.md doc/accuracy.md \
-	doc/perf/h200-2026-12-02.txt doc/perf/h200-2026-12-03.txt doc/perf/h200-ab-2026-12-01.txt \
+	doc/perf/h200-2026-12-02.txt doc/perf/h200-2026-12-03.txt doc/perf/h200-spread-2026-12-03.txt \
+	doc/perf/h200-ab-2026-12-01.txt \
 	doc/perf/h200-accuracy-time-2026-11-30.txt doc/perf/h200-algos-peers-2026-12-01.txt \
 	doc/perf/h200-axis-2026-12-01.txt doc/perf/h200-axis-lines-selections-2026-12-01.txt \
 	doc/perf/h200-buckets-selections-2026-12-02.txt doc/perf/h200-compact-one-pass-2026-12-01.txt \
