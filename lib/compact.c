@@ -1,6 +1,7 @@
-/* Stream compaction: per-block counts of the set flags, one exclusive scan of the counts with
- * clscan (the block offsets, and the total at the end), then a stable scatter of the kept
- * elements or of their indices (cl/compact/); where 64-bit atomics exist, one kernel instead:
+/* Stream compaction: per-block counts of the set flags, one exclusive scan of the counts (the
+ * block offsets, and the total at the end: by the count kernel's last block up to 1024 blocks,
+ * by a clscan plan above), then a stable scatter of the kept elements or of their indices
+ * (cl/compact/); where 64-bit atomics exist, one kernel instead:
  * on GPUs, up to 8192 blocks, the block scatter with a decoupled look-back over the block counts
  * (cl/compact/one_pass.cl, a program of its own: larger blocks), on CPUs a work-item a block of
  * 4096 elements that counts, looks back and stores (cl/compact/one_pass_serial.cl).  The flags
@@ -288,12 +289,36 @@ cl_int compact_args(clscan_compactor *c, const compact_call *k, cl_mem offsets)
     return err == CL_SUCCESS ? set_args(c, k, 1, offsets ? offsets : c->counts) : err;
 }
 
+/* The count kernel's last block scans the counts (cl/compact/count.cl) up to this many blocks, a
+ * scan of the counts after it above.  H200, partition, three rounds alternating in one build, ms
+ * by the last block against a scan: 2^20 (256 blocks) 0.031-0.050 against 0.060-0.066, 2^22
+ * (1024) 0.045-0.067 against 0.059-0.086, 2^24 (4096) 0.101-0.112 against 0.097-0.108, 2^26
+ * (16384) 0.300-0.312 against 0.264-0.269: one launch less, but the last block's run through
+ * 4096 counts and more costs more than that launch.  PoCL, 2 cores, 2^22 (1024 blocks):
+ * 4.6-6.4 ms against 5.2-6.8. */
+#define COUNT_OFFSETS_MAX_BLOCKS 1024
+
+static int offsets_by_count(const clscan_compactor *c, size_t blocks)
+{
+    return c->dev.compact_offsets >= 0 ? c->dev.compact_offsets : blocks <= COUNT_OFFSETS_MAX_BLOCKS;
+}
+
 cl_int compact_count_steps(clscan_compactor *c, clscan_chain *ch, const compact_call *k, cl_uint *total)
 {
     const compact_part *part = &c->parts[k->from];
     const size_t blocks = compact_blocks(c, k);
-    cl_int err = clscan_chain_launch(ch, part->count, blocks, part->wg, 1);
-    if (err == CL_SUCCESS)
+    const cl_uint by_count = (cl_uint)offsets_by_count(c, blocks);
+    cl_int err = by_count ? compact_status_reserve(c, ch, 0) : CL_SUCCESS;
+    if (err != CL_SUCCESS)
+        return err;
+    const cl_mem none = NULL, tickets = by_count ? c->status : none;
+    ALGO_ARG_MEM(part->count, 7, tickets); ALGO_ARG(part->count, 8, c->tickets); ALGO_ARG(part->count, 9, by_count);
+    if (err != CL_SUCCESS)
+        return clscan_fail(err, "clSetKernelArg failed: %s", clscan_error_string(err));
+    err = clscan_chain_launch(ch, part->count, blocks, part->wg, 1);
+    if (err == CL_SUCCESS && by_count)
+        c->tickets += (cl_uint)blocks;
+    else if (err == CL_SUCCESS)
         err = clscan_scan_step(ch, c->scan, c->counts, blocks + 1);
     if (err == CL_SUCCESS && total)
         err = clscan_chain_read(ch, c->counts, blocks * sizeof(cl_uint), sizeof(cl_uint), total, 1);

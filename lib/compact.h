@@ -40,8 +40,9 @@ struct clscan_compactor {
     pthread_mutex_t lock;          /* parts, kernels' arguments, scratch, last_use */
     cl_mem counts, kept;           /* scratch: block counts; the blocking call's total */
     size_t counts_cap, kept_cap;
-    /* The one-pass compaction's ticket counter and status words (8 bytes per block), tagged
-     * with an epoch of 30 bits so that they are cleared only when new or at the epochs' end. */
+    /* The one-pass compaction's ticket counter (the count kernel's too) and status words (8
+     * bytes per block), tagged with an epoch of 30 bits so that they are cleared only when new
+     * or at the epochs' end. */
     cl_mem status;
     size_t status_cap;
     cl_uint tickets, epoch;
@@ -80,7 +81,8 @@ cl_int compact_steps(clscan_compactor *c, clscan_chain *ch, const compact_call *
  * scatter (the only command that writes the caller's buffers) after every other command:
  * compact_args sets both kernels' arguments (the kernels are c's: one compaction per compactor
  * between compact_args and its scatter), compact_count_steps enqueues the block counts, their
- * scan and the read of total (NULL: none), compact_scatter_step the scatter.  offsets NULL: the
+ * scan (by the count kernel's last block up to COUNT_OFFSETS_MAX_BLOCKS blocks) and the
+ * read of total (NULL: none), compact_scatter_step the scatter.  offsets NULL: the
  * scatter reads the offsets that c's count steps make; else another compactor's counts, after its
  * count steps of the same flags in the same blocks (compact_same_blocks), and c's count steps
  * are not needed. */
@@ -99,6 +101,9 @@ cl_int compact_output_args(cl_kernel ks, const compact_call *k);
 int compact_one_pass_available(const clscan_compactor *c);
 int compact_one_pass_applies(const clscan_compactor *c, const compact_call *k, const cl_uint *total);
 cl_int compact_one_pass_step(clscan_compactor *c, clscan_chain *ch, const compact_call *k);
+/* The ticket counter and the status words of `blocks` blocks (grown, and cleared by a command of
+ * ch where new or at the epochs' end), with c's lock held. */
+cl_int compact_status_reserve(clscan_compactor *c, clscan_chain *ch, size_t blocks);
 
 /* compact_enqueue.c: a checked call's commands on queue after the previous call on c, with c's
  * lock held (total: as compact_steps); and a blocking call (the lock taken, k->kept set to c's

@@ -43,10 +43,8 @@ int compact_one_pass_applies(const clscan_compactor *c, const compact_call *k, c
            (!c->gpu || one_pass_blocks(c, k) <= ONE_PASS_MAX_BLOCKS);
 }
 
-cl_int compact_one_pass_step(clscan_compactor *c, clscan_chain *ch, const compact_call *k)
+cl_int compact_status_reserve(clscan_compactor *c, clscan_chain *ch, size_t blocks)
 {
-    const compact_part *part = &c->parts[k->from];
-    const size_t blocks = one_pass_blocks(c, k);
     cl_mem old = c->status;
     cl_int err = clscan_scratch_grow(c->context, &c->status, &c->status_cap, (1 + blocks) * sizeof(cl_ulong));
     if (err != CL_SUCCESS)
@@ -58,6 +56,16 @@ cl_int compact_one_pass_step(clscan_compactor *c, clscan_chain *ch, const compac
         c->epoch = 1;
         c->tickets = 0;
     }
+    return CL_SUCCESS;
+}
+
+cl_int compact_one_pass_step(clscan_compactor *c, clscan_chain *ch, const compact_call *k)
+{
+    const compact_part *part = &c->parts[k->from];
+    const size_t blocks = one_pass_blocks(c, k);
+    cl_int err = compact_status_reserve(c, ch, blocks);
+    if (err != CL_SUCCESS)
+        return err;
     /* The scatter's first ten, then the status words, the ticket base, the epoch, the total. */
     const cl_ulong ko = k->kept_offset;
     cl_kernel ks = part->one_pass;

@@ -74,6 +74,7 @@ static cl_int parse_switch(const char *fn, const char *s, size_t n, clscan_dev_o
     static const char *const layouts[] = {"separate", "packed", "wide", NULL};
     static const char *const host_paths[] = {"auto", "copy", NULL};
     static const char *const radix_passes[] = {"classic", "onesweep", NULL};
+    static const char *const compact_offsets[] = {"scan", "count", NULL};
     const char *eq = memchr(s, '=', n);
     if (!eq)
         return clscan_fail(CL_INVALID_VALUE, "%s: CLSCAN_DEVELOP: \"%.*s\" is not key=value", fn, (int)n, s);
@@ -97,6 +98,8 @@ static cl_int parse_switch(const char *fn, const char *s, size_t n, clscan_dev_o
         dev->compact_wg = x;
     else if (k == 13 && !strncmp(s, "compact_items", k) && power_of_two(x = number(v, vn)) && x <= 4096)
         dev->compact_items = x;
+    else if (k == 15 && !strncmp(s, "compact_offsets", k) && (i = lookup(v, vn, compact_offsets)) >= 0)
+        dev->compact_offsets = i;
     else if (k == 12 && !strncmp(s, "radix_passes", k) && (i = lookup(v, vn, radix_passes)) >= 0)
         dev->radix_passes = i;
     else if (k == 11 && !strncmp(s, "radix_items", k) && power_of_two(x = number(v, vn)) && x <= 32)
@@ -119,6 +122,7 @@ cl_int clscan_env_dev_options(const char *fn, clscan_dev_options *dev)
     dev->window_polls = -1;
     dev->spin_limit = -1;
     dev->compact_wg = dev->compact_items = -1;
+    dev->compact_offsets = -1;
     dev->radix_passes = -1;
     dev->radix_items = -1;
     const char *dir = nonempty(getenv("CLSCAN_KERNEL_DIR"));

@@ -23,6 +23,7 @@ typedef struct clscan_dev_options {
     long spin_limit;         /* -1: the variant's */
     int host_copy;           /* 1: clscan_host copies even where the device shares host memory */
     long compact_wg, compact_items;   /* -1: the compactor's blocks of its device policy */
+    int compact_offsets;     /* -1 the compactor's choice; 0 a scan of the counts; 1 the count kernel's last block */
     int radix_passes;        /* -1 the device's; 0 histogram, scan and scatter per pass; 1 onesweep */
     long radix_items;        /* -1 the device's; else keys per work-item of the ranking scatter */
     char build[512];         /* extra build options appended to every program's */
