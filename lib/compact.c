@@ -295,8 +295,7 @@ cl_int compact_args(clscan_compactor *c, const compact_call *k, cl_mem offsets)
  * (1024) 0.045-0.067 against 0.059-0.086, 2^24 (4096) 0.101-0.112 against 0.097-0.108, 2^26
  * (16384) 0.300-0.312 against 0.264-0.269: one launch less, but from 4096 blocks on the last
  * block's scan or each block's wait for its ticket (not told apart) costs more than that launch.
- * PoCL, 2 cores, 2^22 (1024 blocks):
- * 4.6-6.4 ms against 5.2-6.8. */
+ * PoCL, 2 cores, 2^22 (1024 blocks): 4.6-6.4 ms against 5.2-6.8. */
 #define COUNT_OFFSETS_MAX_BLOCKS 1024
 
 static int offsets_by_count(const clscan_compactor *c, size_t blocks)
