@@ -236,6 +236,26 @@ START_TEST(developer_blocks_match_the_loop)
 }
 END_TEST
 
+/* Blocks of 64 elements, so that the blocking call's offsets cross from the count kernel's last
+ * block (up to 1024 blocks) to a scan of the counts; a malformed choice of offsets refused. */
+START_TEST(small_blocks_cross_the_offsets_limit)
+{
+    cl_int err;
+    setenv("CLSCAN_DEVELOP", "compact_wg=4;compact_items=16", 1);
+    clscan_compactor *g = clscan_compactor_create(tu.context, tu.device, 4, &err);
+    setenv("CLSCAN_DEVELOP", "compact_offsets=both", 1);
+    clscan_compactor *bad = clscan_compactor_create(tu.context, tu.device, 4, &err);
+    const cl_int bad_err = err;
+    unsetenv("CLSCAN_DEVELOP");
+    ck_assert_msg(g, "clscan_compactor_create: %s", clscan_last_error());
+    ck_assert_msg(!bad && bad_err == CL_INVALID_VALUE, "compact_offsets=both gave %s", clscan_error_string(bad_err));
+    const size_t counts[] = {65535, 65536, 65537, 70001};
+    for (size_t k = 0; k < sizeof counts / sizeof *counts; k++)
+        CHECK_CASE(.size = 1, .count = counts[k], .density = RANDOM, .permille = 500, .use = g, .blocking = 1);
+    clscan_compactor_release(g);
+}
+END_TEST
+
 /* ---- Rejected calls ---------------------------------------------------------------------- */
 
 START_TEST(rejected_calls_leave_the_buffers_untouched)
@@ -333,6 +353,7 @@ int main(void)
     tcase_add_test(tc, three_million_elements_match_the_loop);
     tcase_add_test(tc, gpu_tuning_matches_the_loop);
     tcase_add_test(tc, developer_blocks_match_the_loop);
+    tcase_add_test(tc, small_blocks_cross_the_offsets_limit);
     tcase_add_test(tc, rejected_calls_leave_the_buffers_untouched);
     suite_add_tcase(s, tc);
     int rc = tu_run(s);
