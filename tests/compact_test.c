@@ -217,18 +217,26 @@ START_TEST(gpu_tuning_matches_the_loop)
 }
 END_TEST
 
-/* Other blocks through the developer switches (doc/hacking.md); malformed values refused. */
-START_TEST(developer_blocks_match_the_loop)
+/* A compactor of 4-byte elements made under the developer switches `good` (doc/hacking.md),
+ * after checking that the malformed `bad` makes creation fail with CL_INVALID_VALUE. */
+static clscan_compactor *developer_compactor(const char *good, const char *bad)
 {
     cl_int err;
-    setenv("CLSCAN_DEVELOP", "compact_wg=4;compact_items=1024", 1);
+    setenv("CLSCAN_DEVELOP", good, 1);
     clscan_compactor *g = clscan_compactor_create(tu.context, tu.device, 4, &err);
-    setenv("CLSCAN_DEVELOP", "compact_wg=3", 1);
-    clscan_compactor *bad = clscan_compactor_create(tu.context, tu.device, 4, &err);
-    const cl_int bad_err = err;
+    setenv("CLSCAN_DEVELOP", bad, 1);
+    clscan_compactor *refused = clscan_compactor_create(tu.context, tu.device, 4, &err);
+    const cl_int refused_err = err;
     unsetenv("CLSCAN_DEVELOP");
     ck_assert_msg(g, "clscan_compactor_create: %s", clscan_last_error());
-    ck_assert_msg(!bad && bad_err == CL_INVALID_VALUE, "compact_wg=3 gave %s", clscan_error_string(bad_err));
+    ck_assert_msg(!refused && refused_err == CL_INVALID_VALUE, "%s gave %s", bad, clscan_error_string(refused_err));
+    return g;
+}
+
+/* Other blocks through the developer switches; malformed values refused. */
+START_TEST(developer_blocks_match_the_loop)
+{
+    clscan_compactor *g = developer_compactor("compact_wg=4;compact_items=1024", "compact_wg=3");
     const size_t counts[] = {1, 4095, 4097, 70001};
     for (size_t k = 0; k < sizeof counts / sizeof *counts; k++)
         CHECK_CASE(.size = 1, .count = counts[k], .density = RANDOM, .permille = 500, .use = g);
@@ -240,15 +248,7 @@ END_TEST
  * block (up to 1024 blocks) to a scan of the counts; a malformed choice of offsets refused. */
 START_TEST(small_blocks_cross_the_offsets_limit)
 {
-    cl_int err;
-    setenv("CLSCAN_DEVELOP", "compact_wg=4;compact_items=16", 1);
-    clscan_compactor *g = clscan_compactor_create(tu.context, tu.device, 4, &err);
-    setenv("CLSCAN_DEVELOP", "compact_offsets=both", 1);
-    clscan_compactor *bad = clscan_compactor_create(tu.context, tu.device, 4, &err);
-    const cl_int bad_err = err;
-    unsetenv("CLSCAN_DEVELOP");
-    ck_assert_msg(g, "clscan_compactor_create: %s", clscan_last_error());
-    ck_assert_msg(!bad && bad_err == CL_INVALID_VALUE, "compact_offsets=both gave %s", clscan_error_string(bad_err));
+    clscan_compactor *g = developer_compactor("compact_wg=4;compact_items=16", "compact_offsets=both");
     const size_t counts[] = {65535, 65536, 65537, 70001};
     for (size_t k = 0; k < sizeof counts / sizeof *counts; k++)
         CHECK_CASE(.size = 1, .count = counts[k], .density = RANDOM, .permille = 500, .use = g, .blocking = 1);

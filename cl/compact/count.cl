@@ -45,7 +45,7 @@ inline void scan_counts(__global uint *counts, uint nblocks, __local uint *buf, 
 }
 
 __kernel __attribute__((reqd_work_group_size(CLSCAN_WG, 1, 1)))
-void clscan_compact_count(FLAG_PARAMS, ulong count, __global volatile uint *counts, uint nblocks,
+void clscan_compact_count(FLAG_PARAMS, ulong count, __global uint *counts, uint nblocks,
                           __global volatile uint *tickets, uint ticket_base, uint offsets)
 {
     __local uint total, last;
@@ -73,5 +73,5 @@ void clscan_compact_count(FLAG_PARAMS, ulong count, __global volatile uint *coun
     if (!last)
         return;
     read_mem_fence(CLK_GLOBAL_MEM_FENCE);   /* every block's ticket before its count */
-    scan_counts((__global uint *)counts, nblocks, buf, li);
+    scan_counts(counts, nblocks, buf, li);
 }
