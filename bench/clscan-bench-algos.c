@@ -28,6 +28,7 @@
 
 typedef struct options {
     int min_log2, max_log2, reps, seq_reps;
+    int hold;                 /* --hold: 1 yes, 0 no, -1 on GPUs only */
     int cases[ALG_NCASES];
     const char *device, *csv, *boost, *cub;
 } options;
@@ -48,6 +49,10 @@ static void usage(FILE *f)
                "  --csv=FILE          also write the results as CSV\n"
                "  --boost=PROGRAM     run the Boost.Compute peer (bench/boost-bench-algos)\n"
                "  --cub=PROGRAM       run the CUB peer (bench/cub-bench-algos; NVIDIA devices only)\n"
+               "  --hold=yes|no       time each call behind a busy kernel of 0.5 ms, enqueued and flushed\n"
+               "                      first, so that the call's commands wait on the device, not on the\n"
+               "                      host's enqueueing (as the CUB peer times its stream); no: from a\n"
+               "                      plain marker (default: yes on GPUs, no on other devices)\n"
                "Exit status: 0 if every clscan result was right, 1 if one was wrong or failed, 2 on\n"
                "usage or setup errors.\n");
 }
@@ -73,6 +78,7 @@ static int parse_options(int argc, char **argv, options *o)
     o->max_log2 = 26;
     o->reps = 10;
     o->seq_reps = -1;
+    o->hold = -1;
     for (int i = 1; i < argc; ++i) {
         char name[32] = "";
         const char *a = argv[i], *eq = strchr(a, '='), *value = NULL;
@@ -97,6 +103,13 @@ static int parse_options(int argc, char **argv, options *o)
         else if (!strcmp(name, "--csv")) o->csv = value;
         else if (!strcmp(name, "--boost")) o->boost = value;
         else if (!strcmp(name, "--cub")) o->cub = value;
+        else if (!strcmp(name, "--hold")) {
+            if (strcmp(value, "yes") && strcmp(value, "no")) {
+                fprintf(stderr, "clscan-bench-algos: --hold wants yes or no, not \"%s\"\n", value);
+                return -1;
+            }
+            o->hold = !strcmp(value, "yes");
+        }
         else if (!strcmp(name, "--min")) { if (parse_int(name, value, 0, MAX_LOG2, &o->min_log2)) return -1; }
         else if (!strcmp(name, "--max")) { if (parse_int(name, value, 0, MAX_LOG2, &o->max_log2)) return -1; }
         else if (!strcmp(name, "--reps")) { if (parse_int(name, value, 1, MAX_REPS, &o->reps)) return -1; }
@@ -134,6 +147,10 @@ typedef struct bench {
     cl_command_queue queue;   /* in order, profiling */
     cl_program kcopy_program; /* the kernel copy (kcopy_ms) */
     cl_kernel kcopy16, kcopy4;
+    cl_kernel hold, empty;    /* the busy kernel before each timed call; a kernel doing nothing */
+    cl_mem tiny;              /* their argument */
+    cl_uint hold_steps;       /* the busy kernel's steps (0: no hold), about HOLD_MS */
+    double hold_ms;
     unsigned platform_index, device_index;
     char name[256], vendor[256], driver[256];
     cl_ulong max_alloc, global_mem;
@@ -174,7 +191,11 @@ static const char kcopy_source[] =
     "__kernel void kcopy16(__global const uint4 *src, __global uint4 *dst)\n"
     "{ dst[get_global_id(0)] = src[get_global_id(0)]; }\n"
     "__kernel void kcopy4(__global const uint *src, __global uint *dst)\n"
-    "{ dst[get_global_id(0)] = src[get_global_id(0)]; }\n";
+    "{ dst[get_global_id(0)] = src[get_global_id(0)]; }\n"
+    /* one work-item's chain of dependent steps (a quadratic recurrence: no closed form) */
+    "__kernel void hold(__global uint *x, uint steps)\n"
+    "{ uint v = x[0]; for (uint i = 0; i < steps; ++i) v = v * v + i; x[1] = v; }\n"
+    "__kernel void empty(__global uint *x) { }\n";
 
 static int kcopy_build(bench *b)
 {
@@ -188,7 +209,58 @@ static int kcopy_build(bench *b)
     if (cl_check(err, "clCreateKernel"))
         return -1;
     b->kcopy4 = clCreateKernel(b->kcopy_program, "kcopy4", &err);
-    return cl_check(err, "clCreateKernel") ? -1 : 0;
+    if (cl_check(err, "clCreateKernel"))
+        return -1;
+    b->hold = clCreateKernel(b->kcopy_program, "hold", &err);
+    if (cl_check(err, "clCreateKernel"))
+        return -1;
+    b->empty = clCreateKernel(b->kcopy_program, "empty", &err);
+    if (cl_check(err, "clCreateKernel"))
+        return -1;
+    const cl_uint zero[2] = {0, 0};
+    b->tiny = clCreateBuffer(b->context, CL_MEM_READ_WRITE | CL_MEM_COPY_HOST_PTR, sizeof zero, (void *)zero, &err);
+    if (cl_check(err, "clCreateBuffer") || cl_check(clSetKernelArg(b->hold, 0, sizeof(cl_mem), &b->tiny), "clSetKernelArg") ||
+        cl_check(clSetKernelArg(b->empty, 0, sizeof(cl_mem), &b->tiny), "clSetKernelArg"))
+        return -1;
+    return 0;
+}
+
+/* The busy kernel of steps steps, enqueued and flushed (so that it runs while the host enqueues
+ * what follows); ev: NULL or its event. */
+static int enqueue_hold(bench *b, cl_uint steps, cl_event *ev)
+{
+    const size_t one = 1;
+    return cl_check(clSetKernelArg(b->hold, 1, sizeof steps, &steps), "clSetKernelArg") ||
+           cl_check(clEnqueueNDRangeKernel(b->queue, b->hold, 1, NULL, &one, &one, 0, NULL, ev), "the busy kernel") ||
+           cl_check(clFlush(b->queue), "clFlush");
+}
+
+/* Steps for a busy kernel of about HOLD_MS, from its own profiled times; 0 where it cannot be
+ * timed. */
+#define HOLD_MS 0.5
+static cl_uint hold_calibrate(bench *b, double *ms)
+{
+    cl_uint steps = 1u << 12;
+    for (int tries = 0; tries < 24; ++tries) {
+        cl_event ev = NULL;
+        if (enqueue_hold(b, steps, &ev) || cl_check(clFinish(b->queue), "clFinish"))
+            return 0;
+        cl_ulong start = 0, end = 0;
+        clGetEventProfilingInfo(ev, CL_PROFILING_COMMAND_START, sizeof start, &start, NULL);
+        clGetEventProfilingInfo(ev, CL_PROFILING_COMMAND_END, sizeof end, &end, NULL);
+        clReleaseEvent(ev);
+        const double t = (double)(end - start) / 1e6;
+        if (t >= HOLD_MS / 4) {
+            const double want = (double)steps * HOLD_MS / t;
+            steps = want > 1e9 ? 1000000000u : (cl_uint)want;
+            *ms = HOLD_MS;
+            return steps;
+        }
+        if (steps > (1u << 30))
+            return 0;
+        steps *= 2;
+    }
+    return 0;
 }
 
 static int bench_open(bench *b, const char *spec)
@@ -407,19 +479,24 @@ static cl_int enqueue_kcopy(bench *b, bufs *u, size_t bytes, cl_event *ev)
     return err;
 }
 
-enum { TIME_CASE, TIME_COPY, TIME_KCOPY };
+enum { TIME_CASE, TIME_COPY, TIME_KCOPY, TIME_EMPTY };
 
-/* Device time of one command chain (what: case c's call, or a copy of its input's bytes by
- * clEnqueueCopyBuffer or the kernel copy): end of its last command minus the end of a marker
- * enqueued just before (in-order queue: an upper bound of first start to last end). */
+/* Device time of one command chain (what: case c's call, a copy of its input's bytes by
+ * clEnqueueCopyBuffer or the kernel copy, or a kernel doing nothing): end of its last command
+ * minus the end of a marker enqueued just before (in-order queue: an upper bound of first start
+ * to last end).  Held (b->hold_steps): the busy kernel runs while the marker and the chain are
+ * enqueued, so the span does not carry the host's enqueueing of the chain's first command. */
 static int device_time(bench *b, const handles *h, int c, bufs *u, int what, double *ms)
 {
     cl_event marker = NULL, ev = NULL;
+    if (b->hold_steps && enqueue_hold(b, b->hold_steps, NULL))
+        return -1;
     if (cl_check(clEnqueueMarkerWithWaitList(b->queue, 0, NULL, &marker), "clEnqueueMarkerWithWaitList"))
         return -1;
-    const size_t bytes = alg_input_bytes(c, u->n);
+    const size_t bytes = u ? alg_input_bytes(c, u->n) : 0, one = 1;
     cl_int err = what == TIME_COPY ? clEnqueueCopyBuffer(b->queue, u->copy_src, u->copy_dst, 0, 0, bytes, 0, NULL, &ev)
                  : what == TIME_KCOPY ? enqueue_kcopy(b, u, bytes, &ev)
+                 : what == TIME_EMPTY ? clEnqueueNDRangeKernel(b->queue, b->empty, 1, NULL, &one, &one, 0, NULL, &ev)
                  : enqueue_case(b, h, c, u, &ev);
     clFinish(b->queue);
     cl_ulong m_end = 0, end = 0;
@@ -432,6 +509,23 @@ static int device_time(bench *b, const handles *h, int c, bufs *u, int what, dou
     if (ev)
         clReleaseEvent(ev);
     return err == CL_SUCCESS ? 0 : -1;
+}
+
+/* The span of a kernel doing nothing, medians of reps: spans[0] as the cases are timed, spans[1]
+ * from a plain marker (held runs only). */
+static void empty_spans(bench *b, int reps, double spans[2])
+{
+    double t[MAX_REPS];
+    const cl_uint held = b->hold_steps;
+    for (int pass = 0; pass < (held ? 2 : 1); ++pass) {
+        b->hold_steps = pass ? 0 : held;
+        int got = 0;
+        for (int i = 0; i <= reps; ++i)   /* the first: a warm-up */
+            if (!device_time(b, NULL, 0, NULL, TIME_EMPTY, &t[got]) && i > 0)
+                ++got;
+        spans[pass] = got ? bench_median(t, got) : 0;
+    }
+    b->hold_steps = held;
 }
 
 typedef struct peer { int have, ok; double ms; } peer;
@@ -664,6 +758,15 @@ int main(int argc, char **argv)
     bench b;
     if (bench_open(&b, o.device))
         return 2;
+    cl_device_type type = 0;
+    clGetDeviceInfo(b.device, CL_DEVICE_TYPE, sizeof type, &type, NULL);
+    if (o.hold == 1 || (o.hold < 0 && (type & CL_DEVICE_TYPE_GPU))) {
+        b.hold_steps = hold_calibrate(&b, &b.hold_ms);
+        if (!b.hold_steps)
+            fprintf(stderr, "clscan-bench-algos: the busy kernel could not be timed; timing from a plain marker\n");
+    }
+    double empty_ms[2] = {0, 0};   /* a kernel doing nothing, timed as the cases are, then not held */
+    empty_spans(&b, o.reps, empty_ms);
     int use[NPEERS] = {o.boost != NULL, 0};
     if (o.cub) {
         if (strstr(b.vendor, "NVIDIA") || strstr(b.name, "NVIDIA"))
@@ -718,6 +821,12 @@ int main(int argc, char **argv)
     printf("# clscan-bench-algos, clscan %s; device: %s (%s), platform:device %u:%u; driver %s; %s\n",
            clscan_version_string(), b.name, b.vendor, b.platform_index, b.device_index, b.driver, date);
     printf("# medians of %d runs after a warm-up; device time: a marker's end to the last command's end\n", o.reps);
+    if (b.hold_steps)
+        printf("# held: a busy kernel of %.2f ms enqueued and flushed before the marker (--hold=no: not)\n"
+               "# a kernel doing nothing: %.4f ms held, %.4f ms from a plain marker\n",
+               b.hold_ms, empty_ms[0], empty_ms[1]);
+    else
+        printf("# not held (--hold=yes: behind a busy kernel); a kernel doing nothing: %.4f ms\n", empty_ms[0]);
     printf("# seq: the sequential loop built with %s\n", bench_seq_build);
     printf("%-15s %5s %10s %10s %9s %10s %10s %10s %7s %7s %7s", "case", "n", "ms", "host_ms", "Mkeys/s", "copy_ms",
            "kcopy_ms", "seq_ms", "x_copy", "x_kcopy", "x_seq");
@@ -746,6 +855,9 @@ int main(int argc, char **argv)
     }
     clReleaseKernel(b.kcopy16);
     clReleaseKernel(b.kcopy4);
+    clReleaseKernel(b.hold);
+    clReleaseKernel(b.empty);
+    clReleaseMemObject(b.tiny);
     clReleaseProgram(b.kcopy_program);
     clReleaseCommandQueue(b.queue);
     clReleaseContext(b.context);

@@ -53,6 +53,8 @@ __global__ void hold(long long ns)
     } while ((long long)(t - t0) < ns);
 }
 
+__global__ void nothing() {}
+
 static double wall_ms()
 {
     return std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now().time_since_epoch()).count();
@@ -329,6 +331,16 @@ int main(int argc, char **argv)
         std::printf("# cub-bench-algos device: %s (CUDA device %d, PCI %d:%d); driver %d, runtime %d, CUB %d\n",
                     p.name, cuda_device, p.pciBusID, p.pciDeviceID, driver, runtime, (int)CUB_VERSION);
         timer tm;
+        {   // the span of a kernel doing nothing, timed as the cases are (after one warm-up)
+            std::vector<double> spans;
+            for (int r = 0; r <= reps; ++r) {
+                const double ms = tm.device_ms([&] { nothing<<<1, 1, 0, tm.s>>>(); });
+                if (r > 0)
+                    spans.push_back(ms);
+            }
+            std::printf("# cub-bench-algos: a kernel doing nothing: %.4f ms (behind a busy kernel, as the cases)\n",
+                        median(spans));
+        }
         for (int c : cases) {
             for (int lg = min_log2; lg <= max_log2; lg += 2) {
                 const size_t n = (size_t)1 << lg, bytes = alg_input_bytes(c, n);
