@@ -102,7 +102,7 @@ static cl_int parse_switch(const char *fn, const char *s, size_t n, clscan_dev_o
         dev->compact_offsets = i;
     else if (k == 12 && !strncmp(s, "radix_passes", k) && (i = lookup(v, vn, radix_passes)) >= 0)
         dev->radix_passes = i;
-    else if (k == 11 && !strncmp(s, "radix_items", k) && power_of_two(x = number(v, vn)) && x <= 32)
+    else if (k == 11 && !strncmp(s, "radix_items", k) && (x = number(v, vn)) >= 1 && x <= 32)
         dev->radix_items = x;
     else if (k == 4 && !strncmp(s, "host", k) && (i = lookup(v, vn, host_paths)) >= 0)
         dev->host_copy = i;

@@ -23,12 +23,14 @@ static cl_ulong segmented_local_bytes(size_t wg)
 }
 
 /* The ranking scatter (radix/scatter_ranked.cl, RADIX work-items): the (warp, digit) counts, two
- * sets of (warp, digit) lane masks (later the block's keys staged: 16 KiB, as many as 16 keys of
- * 4 bytes or 8 of 8 bytes a work-item make), the digits' destinations and the block's order. */
-static cl_ulong ranked_local_bytes(size_t items)
+ * sets of (warp, digit) lane masks (16 KiB, later the block's keys staged: the larger of the two),
+ * the digits' destinations and the block's order. */
+static cl_ulong ranked_local_bytes(size_t items, size_t key_size)
 {
-    const cl_ulong warps = RADIX / 32;
-    return (3 * warps * RADIX + RADIX) * sizeof(cl_uint) + (cl_ulong)RADIX * items * sizeof(cl_ushort);
+    const cl_ulong warps = RADIX / 32, masks = 2 * warps * RADIX * sizeof(cl_uint);
+    const cl_ulong staged = (cl_ulong)RADIX * items * key_size;
+    return (warps * RADIX + RADIX) * sizeof(cl_uint) + (masks > staged ? masks : staged) +
+           (cl_ulong)RADIX * items * sizeof(cl_ushort);
 }
 
 /* GPUs: RADIX work-items x as many keys as the block's staging holds, 64 bytes a work-item (16
@@ -49,13 +51,13 @@ static void passes_tuning(radix_engine *e, int allow_ranked)
     const clscan_device_info *info = &e->info;
     e->ranked = e->onesweep = 0;
     if (allow_ranked && clscan_policy_gpu(info, &e->dev) && info->max_work_group_size >= RADIX) {
-        /* the block's keys are staged in the 16 KiB of lane masks: RADIX x items x key bytes */
-        const size_t widest = 64 / e->key_size, asked = (size_t)e->dev.radix_items;
+        /* by default as many keys as the 16 KiB of lane masks stage: RADIX x items x key bytes */
+        const size_t widest = 64 / e->key_size;
         size_t r_items = widest < 32 ? widest : 32;
-        if (e->dev.radix_items > 0 && asked <= widest)
-            r_items = asked;
+        if (e->dev.radix_items > 0)
+            r_items = (size_t)e->dev.radix_items;
         for (; r_items >= 1; r_items /= 2)
-            if (ranked_local_bytes(r_items) + 256 <= info->local_mem_size) {
+            if (ranked_local_bytes(r_items, e->key_size) + 256 <= info->local_mem_size) {
                 e->wg = RADIX;
                 e->items = r_items;
                 e->ranked = 1;

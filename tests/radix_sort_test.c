@@ -838,7 +838,7 @@ START_TEST(developer_blocks_match_a_stable_sort)
     setenv("CLSCAN_DEVELOP", "policy=gpu;radix_items=2", 1);
     clscan_sorter *p = clscan_sorter_create(tu.context, tu.device, CLSCAN_UINT32, 4, &err);
     clscan_sorter *u = clscan_sorter_create(tu.context, tu.device, CLSCAN_UINT8, 0, &err);
-    const char *const bad[] = {"radix_items=3", "radix_items=64"};
+    const char *const bad[] = {"radix_items=0", "radix_items=33"};
     for (int i = 0; i < 2; i++) {
         setenv("CLSCAN_DEVELOP", bad[i], 1);
         clscan_sorter *b = clscan_sorter_create(tu.context, tu.device, CLSCAN_UINT32, 0, &bad_err[i]);

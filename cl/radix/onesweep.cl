@@ -58,7 +58,7 @@ void clscan_radix_onesweep(SCATTER_PARAMS, __global volatile uint *sweep_words, 
     __local uint counts_of[NWARPS * RADIX];    /* (warp, digit): keys ranked so far; then offsets */
     /* two sets of (warp, digit) lane masks; the scan's buffer; the staged keys (8-byte aligned:
      * NVIDIA GPUs fault on a misaligned 64-bit access, where CPUs do not) */
-    __local uint scratch[2 * NWARPS * RADIX] __attribute__((aligned(8)));
+    __local uint scratch[SCRATCH_WORDS] __attribute__((aligned(8)));
     __local uint dest[RADIX];
     __local ushort order[TILE];                /* order[rank in block] = position in block */
     __local uint ticket;

@@ -11,9 +11,9 @@
  *          round's steps are ordered by warp_sync() (common/warp_sync_*.cl): only the warp's own
  *          lanes share its masks and counts.  After the rounds, one scan of the (digit, warp)
  *          counts gives every key its rank in the block;
- *   stage  the keys in local memory in their block order (in the masks' memory, free by then;
- *          a block's keys fit there: TILE * sizeof(K) <= 16 KiB, checked below), their
- *          positions in order[];
+ *   stage  the keys in local memory in their block order (in the masks' memory, free by then,
+ *          which is the larger of the masks' 16 KiB and the block's keys), their positions in
+ *          order[];
  *   store  ranks li, li + CLSCAN_WG, ...: keys alone: each work-item reads all its keys and
  *          positions first, then writes them, so that its loads do not wait behind its stores
  *          (nothing tells the compiler that inputs and outputs never overlap); with values (and
@@ -29,9 +29,12 @@
  * The arguments of radix/scatter_table.cl. */
 #define NWARPS (CLSCAN_WG / 32)
 #define NOT_A_DIGIT RADIX   /* positions past count: their own peers, never counted */
+/* The scratch: two sets of (warp, digit) lane masks, later the block's keys staged; words. */
+#define MASK_WORDS (2 * NWARPS * RADIX)
+#define STAGE_WORDS ((TILE * sizeof(K) + sizeof(uint) - 1) / sizeof(uint))
+#define SCRATCH_WORDS (MASK_WORDS > STAGE_WORDS ? MASK_WORDS : STAGE_WORDS)
 /* Values of one word whose block fits the staging memory go through it as the keys do. */
-#define STAGED_VALUES (CLSCAN_VALUE_WORDS == 1 && TILE * sizeof(VW) <= 2 * NWARPS * RADIX * sizeof(uint))
-typedef char ranked_stage_fits[TILE * sizeof(K) <= 2 * NWARPS * RADIX * sizeof(uint) ? 1 : -1];
+#define STAGED_VALUES (CLSCAN_VALUE_WORDS == 1 && TILE * sizeof(VW) <= SCRATCH_WORDS * sizeof(uint))
 
 /* whole: the plain sort (no segments: no shift to read, no clamp).  sweep: NULL, or the onesweep
  * pass's status words (radix/onesweep_lookback.cl; the block's places from its digits' starts and a
@@ -54,7 +57,7 @@ inline void radix_scatter_ranked(SCATTER_PARAMS, radix_block b, ulong in_gap, ul
 
     for (uint j = li; j < NWARPS * RADIX; j += CLSCAN_WG)
         counts_of[j] = 0;
-    for (uint j = li; j < 2 * NWARPS * RADIX; j += CLSCAN_WG)
+    for (uint j = li; j < MASK_WORDS; j += CLSCAN_WG)
         scratch[j] = 0;
 
     K key[CLSCAN_ITEMS];
@@ -186,7 +189,7 @@ void clscan_radix_scatter_ranked(SCATTER_PARAMS)
     __local uint counts_of[NWARPS * RADIX];    /* (warp, digit): keys ranked so far; then offsets */
     /* two sets of (warp, digit) lane masks; the scan's buffer; the staged keys (8-byte aligned:
      * NVIDIA GPUs fault on a misaligned 64-bit access, where CPUs do not) */
-    __local uint scratch[2 * NWARPS * RADIX] __attribute__((aligned(8)));
+    __local uint scratch[SCRATCH_WORDS] __attribute__((aligned(8)));
     __local uint dest[RADIX];
     __local ushort order[TILE];                /* order[rank in block] = position in block */
     radix_scatter_ranked(SCATTER_ARGS, block_whole(get_group_id(0), nblocks, count), 0, 0, 1, counts_of, scratch, dest,
@@ -199,7 +202,7 @@ void clscan_radix_scatter_ranked_segments(SCATTER_PARAMS, BLOCK_MAP_PARAMS)
     __local uint counts_of[NWARPS * RADIX];    /* (warp, digit): keys ranked so far; then offsets */
     /* two sets of (warp, digit) lane masks; the scan's buffer; the staged keys (8-byte aligned:
      * NVIDIA GPUs fault on a misaligned 64-bit access, where CPUs do not) */
-    __local uint scratch[2 * NWARPS * RADIX] __attribute__((aligned(8)));
+    __local uint scratch[SCRATCH_WORDS] __attribute__((aligned(8)));
     __local uint dest[RADIX];
     __local ushort order[TILE];                /* order[rank in block] = position in block */
     radix_scatter_ranked(SCATTER_ARGS, block_of(get_group_id(0), nblocks, count, BLOCK_MAP_ARGS), in_gap, out_gap, 0,
