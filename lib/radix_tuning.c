@@ -33,13 +33,16 @@ static cl_ulong ranked_local_bytes(size_t items, size_t key_size)
            (cl_ulong)RADIX * items * sizeof(cl_ushort);
 }
 
-/* GPUs: RADIX work-items x as many keys as the block's staging holds, 64 bytes a work-item (16
- * keys of 4 bytes, 8 of 8, 32 of 1 or 2; fewer where local memory is short) with the ranking
- * scatter: coalesced loads, 33-41 KiB of local memory, 8 warps per work-group (H200, 2^26 uint32
- * keys: 3.0 ms against 6.6 ms for 32 work-items with the table, in that scatter's first form;
- * 32 keys a work-item: 2.34 ms against 2.35-2.37, pairs 3.45 against 3.34; three rounds
- * alternating, uint8 keys 0.486-0.502 ms with 32 against 0.514-0.524 with 16 and 0.654-0.659
- * with 8, uint16 0.995-1.006 against 1.073-1.088 and 1.309-1.311).  CPUs, and devices without RADIX work-items per group: one work-item x 4096 keys with
+/* GPUs: RADIX work-items with the ranking scatter (coalesced loads, 33-46 KiB of local memory, 8
+ * warps per work-group; H200, 2^26 uint32 keys: 3.0 ms against 6.6 ms for 32 work-items with the
+ * table, in that scatter's first form) x keys a work-item: 32 of 1 or 2 bytes, 8 of 8 (the 16 KiB
+ * of lane masks stage them), 24 of 4 bytes with values and 20 without (the staging grown to the
+ * block; fewer where local memory is short).  H200, three rounds alternating in one build, 2^26:
+ * uint32 pairs 2.395-2.398 ms with 24 against 2.693-2.697 with 20 and 2.950 with 16, bucketing
+ * 1.430-1.433 against 1.547-1.549 and 1.678; uint32 keys 1.945-1.946 with 20 against 2.076-2.077
+ * with 24 and 2.139, float 1.874-1.876 against 2.086 and 2.019; uint8 keys 0.486-0.502 ms with 32
+ * against 0.514-0.524 with 16 and 0.654-0.659 with 8, uint16 0.995-1.006 against 1.073-1.088 and
+ * 1.309-1.311.  CPUs, and devices without RADIX work-items per group: one work-item x 4096 keys with
  * the (digit, work-item) table (PoCL, 2^20 uint32 keys: about 4x faster than 16 x 256 or 4 x
  * 1024; the work-items of a work-group run one after the other anyway).  The plain sort's passes
  * by onesweep where they move values (H200, 2^26, two runs: uint32 pairs 2.99 ms against 3.34
@@ -51,9 +54,7 @@ static void passes_tuning(radix_engine *e, int allow_ranked)
     const clscan_device_info *info = &e->info;
     e->ranked = e->onesweep = 0;
     if (allow_ranked && clscan_policy_gpu(info, &e->dev) && info->max_work_group_size >= RADIX) {
-        /* by default as many keys as the 16 KiB of lane masks stage: RADIX x items x key bytes */
-        const size_t widest = 64 / e->key_size;
-        size_t r_items = widest < 32 ? widest : 32;
+        size_t r_items = e->key_size == 4 ? (e->value_size ? 24 : 20) : e->key_size == 8 ? 8 : 32;
         if (e->dev.radix_items > 0)
             r_items = (size_t)e->dev.radix_items;
         for (; r_items >= 1; r_items /= 2)
