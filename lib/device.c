@@ -20,6 +20,9 @@ cl_int clscan_query_device(cl_device_id device, clscan_device_info *info)
         err = clGetDeviceInfo(device, CL_DEVICE_LOCAL_MEM_SIZE, sizeof info->local_mem_size,
                               &info->local_mem_size, NULL);
     if (err == CL_SUCCESS)
+        err = clGetDeviceInfo(device, CL_DEVICE_MAX_COMPUTE_UNITS, sizeof info->compute_units, &info->compute_units,
+                              NULL);
+    if (err == CL_SUCCESS)
         err = clGetDeviceInfo(device, CL_DEVICE_NAME, sizeof info->name - 1, info->name, NULL);
     if (err == CL_SUCCESS)
         err = clGetDeviceInfo(device, CL_DEVICE_OPENCL_C_VERSION, sizeof version - 1, version, NULL);

@@ -8,6 +8,7 @@ typedef struct clscan_device_info {
     cl_device_type type;
     size_t max_work_group_size;
     cl_ulong local_mem_size;
+    cl_uint compute_units;
     int has_fp64;
     int has_int64_atomics; /* cl_khr_int64_base_atomics */
     int opencl_c_1_2;      /* accepts -cl-std=CL1.2 */

@@ -32,8 +32,24 @@ static cl_int job_args(const clscan_runs_job *r, cl_kernel k)
     return err;
 }
 
+/* The serial kernel's tile (CPUs): the variant's times a power of two up to 64, while there are
+ * still 8 tiles a compute unit.  PoCL, 2 cores, uint32 SUM in runs of 1 ... 16, fastest of 60-100
+ * calls, rounds alternating: 2^22 1.48-1.62 ms in tiles of 4096 x 64 (16 tiles) against
+ * 1.78-2.82 x 16, 1.83-2.88 x 4 and 2.03-2.36 in tiles of 4096; 2^24 6.5-8.1 against 11.6-12.2
+ * in tiles of 4096; 2^18 and 2^20 level within the machine's noise.  What the bigger tiles save
+ * was not told apart (PoCL's scheduling of a work-group, the look-back's waits).  A function of
+ * the count and the device: the same bits for the same call. */
+static size_t serial_tile(const clscan_plan *plan, size_t tile, size_t count)
+{
+    const size_t units = plan->info.compute_units ? plan->info.compute_units : 1;
+    size_t m = 1;
+    while (m < 64 && count / (tile * m * 2) >= 8 * units)
+        m *= 2;
+    return tile * m;
+}
+
 static cl_int single_pass(const clscan_plan *plan, const clscan_runs_job *r, clscan_chain *c, clscan_scratch *slot,
-                          size_t tiles, int want_event)
+                          size_t tiles, size_t tile, int want_event)
 {
     const clscan_variant *v = &r->data->variant;
     cl_uint base = 0, epoch = 0;
@@ -48,6 +64,9 @@ static cl_int single_pass(const clscan_plan *plan, const clscan_runs_job *r, cls
     ARG(k, 13, capacity);
     ARG(k, 14, base);
     ARG(k, 15, epoch);
+    const cl_ulong tile_size = tile;
+    if (r->data->reduce_runs_serial)
+        ARG(k, 16, tile_size);
     if (err != CL_SUCCESS)
         return args_failed(err);
     if ((err = clscan_chain_launch(c, k, tiles, r->data->reduce_runs_serial ? 1 : v->wg, want_event)) ==
@@ -121,7 +140,9 @@ cl_int clscan_runs_run(clscan_plan *plan, const clscan_runs_job *r, cl_command_q
                        const cl_event *wait, cl_event *event)
 {
     const clscan_variant *v = &r->data->variant;
-    const size_t tile = v->wg * v->items, tiles = r->count / tile + (r->count % tile != 0);
+    const int serial = r->data->reduce_runs_serial && v->algorithm == CLSCAN_ALGORITHM_SINGLE_PASS;
+    const size_t tile = serial ? serial_tile(plan, v->wg * v->items, r->count) : v->wg * v->items;
+    const size_t tiles = r->count / tile + (r->count % tile != 0);
     if (tiles >= (size_t)1 << 31)
         return clscan_fail(CL_INVALID_BUFFER_SIZE, "%zu tiles are too many for reduce-by-key", tiles);
     /* The queue's scratch: after its previous use on out-of-order queues. */
@@ -131,7 +152,7 @@ cl_int clscan_runs_run(clscan_plan *plan, const clscan_runs_job *r, cl_command_q
     if (err != CL_SUCCESS)
         return err;
     if (tiles == 1 || v->algorithm == CLSCAN_ALGORITHM_SINGLE_PASS)
-        err = single_pass(plan, r, &c, slot, tiles, event != NULL);
+        err = single_pass(plan, r, &c, slot, tiles, tile, event != NULL);
     else
         err = reduce_then_scan(plan, r, &c, slot, tiles, event != NULL);
     clscan_chain_end(&c, err, event, c.out_of_order ? &slot->last_use : NULL);

@@ -572,6 +572,25 @@ START_TEST(reduce_by_key_custom_operator)
 }
 END_TEST
 
+/* On CPUs the one kernel takes tiles of up to 64 of the variant's while the count leaves 8 a
+ * compute unit (lib/scan_runs.c): counts that cut it into several such tiles, the last one
+ * partial, runs that cross them (alphabet 2), operators that do not commute, 4- and 8-byte keys. */
+START_TEST(reduce_by_key_in_large_tiles)
+{
+    const to_op ops[] = {{NULL, CLSCAN_AFFINE, CLSCAN_INT32}, {NULL, CLSCAN_LAST_NONZERO, CLSCAN_INT64}};
+    const size_t key_sizes[] = {4, 8}, big[] = {262147, 1000003};
+    for (int o = 0; o < 2; o++) {
+        clscan_plan *plan = to_plan(&ops[o], CLSCAN_INCLUSIVE, 0, 0, CLSCAN_ALGORITHM_SINGLE_PASS, false);
+        clscan_runs *r = runs_handle(key_sizes[o], to_size(&ops[o]));
+        for (int k = 0; k < 2; k++)
+            for (unsigned alphabet = 2; alphabet <= 200; alphabet *= 10)
+                CHECK_RUNS(r, plan, .op = &ops[o], .ks = key_sizes[o], .count = big[k], .alphabet = alphabet,
+                           .offset = (size_t)k);
+        clscan_runs_release(r);
+    }
+}
+END_TEST
+
 /* ---- Rejected calls ---- */
 /* Fills a buffer with a pattern and checks later that it is still there. */
 typedef struct guarded {
@@ -746,6 +765,7 @@ int main(void)
     tcase_add_test(tc, unique_by_key_matches_the_loop);
     tcase_add_test(tc, reduce_by_key_non_commutative_builtins);
     tcase_add_test(tc, reduce_by_key_custom_operator);
+    tcase_add_test(tc, reduce_by_key_in_large_tiles);
     tcase_add_test(tc, bad_predicates_are_rejected);
     tcase_add_test(tc, bad_calls_leave_the_buffers_untouched);
     suite_add_tcase(s, tc);

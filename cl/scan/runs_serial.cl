@@ -1,5 +1,5 @@
-/* Reduce-by-key on CPUs (after scan/runs.cl, whose single pass it replaces there): a tile per
- * work-group of one work-item, which a CPU runs as a plain loop (a work-group's work-items run
+/* Reduce-by-key on CPUs (after scan/runs.cl, whose single pass it replaces there): a tile (a
+ * multiple of TILE chosen by the host, lib/scan_runs.c) per work-group of one work-item, which a CPU runs as a plain loop (a work-group's work-items run
  * one after the other anyway; the register tiles' work-items paid for their private arrays and
  * the pair operator on every element: PoCL, 2 cores, 2^22 uint32 SUM in runs of 1 ... 16, 17.5-18.1
  * ms against 6.3-7.1).  The tile's total is counted from its keys and folded over its last run
@@ -36,14 +36,14 @@ CLSCAN_INLINE T runs_serial_total(__global const clscan_value *in, __global cons
 /* The carry of tile g (scan/lookback_alone.cl's, with this file's totals; the tiles before g are
  * full). */
 CLSCAN_INLINE T runs_serial_lookback(tile_status s, uint g, __global const clscan_value *in,
-                                     __global const KEY_T *keys)
+                                     __global const KEY_T *keys, ulong tile)
 {
     T acc, value = NEUTRAL;
     for (long k = lookback_find_prefix(s, g, NEUTRAL, &acc) + 1; k < (long)g; ++k) {
         uint st = status_poll(s, k, &value);
         if (st == 0) {
-            const ulong base = (ulong)k * TILE;
-            value = lookback_missing(s, k, runs_serial_total(in, keys, base, base + TILE), &st);
+            const ulong base = (ulong)k * tile;
+            value = lookback_missing(s, k, runs_serial_total(in, keys, base, base + tile), &st);
         }
         acc = st == STATUS_PREFIX ? value : COMBINE(acc, value);
     }
@@ -93,19 +93,19 @@ CLSCAN_INLINE void runs_serial_store(__global const clscan_value *in, __global c
     }
 }
 
-/* The arguments of clscan_reduce_runs. */
+/* The arguments of clscan_reduce_runs, then the tile (a multiple of TILE: lib/scan_runs.c). */
 __kernel __attribute__((reqd_work_group_size(1, 1, 1)))
 void clscan_reduce_runs_serial(__global const clscan_value *src, ulong src_offset, __global const KEY_T *keys_buf,
                                ulong keys_offset, ulong count, __global KEY_T *keys_out, ulong keys_out_offset,
                                __global clscan_value *values_out, ulong values_out_offset, __global ulong *nruns,
                                ulong nruns_offset, __global volatile uint *status, __global T *values, ulong tiles,
-                               uint ticket_base, uint epoch)
+                               uint ticket_base, uint epoch, ulong tile)
 {
     const tile_status s = {status, values, tiles, epoch};
     __global const clscan_value *in = src + src_offset;
     __global const KEY_T *keys = keys_buf + keys_offset;
     const uint g = atomic_inc(&status[0]) - ticket_base;
-    const ulong base = (ulong)g * TILE, end = count - base < TILE ? count : base + TILE;
+    const ulong base = (ulong)g * tile, end = count - base < tile ? count : base + tile;
 
     const T total = runs_serial_total(in, keys, base, end);
     T carry = NEUTRAL;
@@ -113,7 +113,7 @@ void clscan_reduce_runs_serial(__global const clscan_value *src, ulong src_offse
         status_publish(s, g, STATUS_PREFIX, COMBINE(carry, total));
     } else {
         status_publish(s, g, STATUS_AGGREGATE, total);
-        carry = runs_serial_lookback(s, g, in, keys);
+        carry = runs_serial_lookback(s, g, in, keys, tile);
         status_publish(s, g, STATUS_PREFIX, COMBINE(carry, total));
     }
     if (end == count)
