@@ -54,7 +54,8 @@ check-man:
 # and CSV files stay in the repository only).
 EXTRA_DIST += doc/operators.md doc/performance.md doc/accuracy.md \
 	doc/perf/h200-2026-12-02.txt doc/perf/h200-2026-12-03.txt doc/perf/h200-spread-2026-12-03.txt \
-	doc/perf/h200-partition-offsets-2026-12-03.txt \
+	doc/perf/h200-partition-offsets-2026-12-03.txt doc/perf/h200-held-radix-items-2026-12-03.txt \
+	doc/perf/pocl-2core-reduce-by-key-2026-12-03.txt \
 	doc/perf/h200-ab-2026-12-01.txt \
 	doc/perf/h200-accuracy-time-2026-11-30.txt doc/perf/h200-algos-peers-2026-12-01.txt \
 	doc/perf/h200-axis-2026-12-01.txt doc/perf/h200-axis-lines-selections-2026-12-01.txt \
