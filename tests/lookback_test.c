@@ -194,6 +194,77 @@ START_TEST(plain_and_segmented_single_passes_alternate_on_one_plan)
 }
 END_TEST
 
+/* The CPUs' reduce-by-key (cl/scan/runs_serial.cl) recomputes a silent tile's total from its
+ * keys and values: with every tile through that path, float SUM by runs of 1 ... 3000 keys (runs
+ * that cross tiles, values with rounding) gives the fast path's bits, in tiles of several times
+ * the variant's (lib/scan_runs.c) and of the variant's own. */
+static void runs_reduce(const char *develop, int fallback, const cl_uint *keys, const float *x, size_t n,
+                        cl_uint *keys_out, float *y, cl_ulong *nruns)
+{
+    char kernels[8192], all[256];
+    const char *srcdir = getenv("CLSCAN_SRCDIR");
+    if (!srcdir || !*srcdir)
+        srcdir = CLSCAN_TEST_SRCDIR;
+    snprintf(kernels, sizeof kernels, "%s/tests/hooks/unpublished:%s/cl", srcdir, srcdir);
+    snprintf(all, sizeof all, "%s%s", develop, fallback ? ";" FALLBACK_ONLY : "");
+    setenv("CLSCAN_DEVELOP", all, 1);
+    set_or_unset("CLSCAN_KERNEL_DIR", fallback ? kernels : NULL);
+    cl_int err;
+    clscan_plan *plan = clscan_plan_create(tu.context, tu.device, CLSCAN_SUM, CLSCAN_FLOAT, CLSCAN_INCLUSIVE, &err);
+    clscan_runs *r = err == CL_SUCCESS ? clscan_runs_create(tu.context, tu.device, 4, 4, &err) : NULL;
+    unsetenv("CLSCAN_DEVELOP");
+    unsetenv("CLSCAN_KERNEL_DIR");
+    if (err == CL_SUCCESS)
+        err = clscan_plan_set_algorithm(plan, CLSCAN_ALGORITHM_SINGLE_PASS);
+    ck_assert_msg(err == CL_SUCCESS, "%s: %s", clscan_error_string(err), clscan_last_error());
+    cl_mem k = tu_buffer(tu.context, CL_MEM_READ_ONLY, n * sizeof *keys, keys);
+    cl_mem v = tu_buffer(tu.context, CL_MEM_READ_ONLY, n * sizeof *x, x);
+    cl_mem ko = tu_buffer(tu.context, CL_MEM_READ_WRITE, n * sizeof *keys_out, NULL);
+    cl_mem vo = tu_buffer(tu.context, CL_MEM_READ_WRITE, n * sizeof *y, NULL);
+    cl_mem c = tu_buffer(tu.context, CL_MEM_READ_WRITE, sizeof *nruns, NULL);
+    err = clscan_reduce_by_key_enqueue(r, plan, tu.queue, k, 0, v, 0, n, ko, 0, vo, 0, c, 0, 0, NULL, NULL);
+    ck_assert_msg(err == CL_SUCCESS, "%s: %s", clscan_error_string(err), clscan_last_error());
+    tu_read(tu.queue, c, sizeof *nruns, nruns);
+    tu_read(tu.queue, ko, n * sizeof *keys_out, keys_out);
+    tu_read(tu.queue, vo, n * sizeof *y, y);
+    clReleaseMemObject(k), clReleaseMemObject(v), clReleaseMemObject(ko), clReleaseMemObject(vo);
+    clReleaseMemObject(c);
+    clscan_runs_release(r);
+    clscan_plan_release(plan);
+}
+
+START_TEST(reduce_by_key_fallback_gives_the_fast_paths_bits)
+{
+    const size_t counts[] = {1000003, 70001};
+    const size_t n = counts[_i];
+    cl_uint *keys = malloc(n * sizeof *keys), *k1 = malloc(n * sizeof *k1), *k2 = malloc(n * sizeof *k2);
+    float *x = malloc(n * sizeof *x), *y1 = malloc(n * sizeof *y1), *y2 = malloc(n * sizeof *y2);
+    ck_assert(keys && k1 && k2 && x && y1 && y2);
+    size_t runs = 0;
+    for (size_t i = 0, left = 0; i < n; i++, left--) {
+        if (left == 0) {
+            left = 1 + tu_rand_below(3000);
+            ++runs;
+        }
+        keys[i] = (cl_uint)runs;
+    }
+    tu_fill_float_fractions(x, n);
+    cl_ulong fast_runs = 0, slow_runs = 0;
+    runs_reduce("policy=cpu", 0, keys, x, n, k1, y1, &fast_runs);
+    runs_reduce("policy=cpu", 1, keys, x, n, k2, y2, &slow_runs);
+    size_t first = runs;
+    for (size_t i = 0; i < runs && fast_runs == runs && slow_runs == runs && first == runs; i++)
+        if (k1[i] != k2[i] || memcmp(&y1[i], &y2[i], sizeof *y1) != 0)
+            first = i;
+    ck_assert_msg(fast_runs == runs && slow_runs == runs && first == runs,
+                  "[seed %llu] reduce_by_key of %zu floats in %zu runs: %llu and %llu runs; fast path and "
+                  "fallback differ first at run %zu: %a vs %a", (unsigned long long)tu_seed, n, runs,
+                  (unsigned long long)fast_runs, (unsigned long long)slow_runs, first,
+                  first < runs ? (double)y1[first] : 0.0, first < runs ? (double)y2[first] : 0.0);
+    free(keys), free(k1), free(k2), free(x), free(y1), free(y2);
+}
+END_TEST
+
 int main(void)
 {
     tu_open("lookback_test");
@@ -205,6 +276,9 @@ int main(void)
     TCase *layouts = tcase_create("status layouts");
     tcase_add_test(layouts, plain_and_segmented_single_passes_alternate_on_one_plan);
     suite_add_tcase(s, layouts);
+    TCase *runs = tcase_create("reduce_by_key");
+    tcase_add_loop_test(runs, reduce_by_key_fallback_gives_the_fast_paths_bits, 0, 2);
+    suite_add_tcase(s, runs);
     int rc = tu_run(s);
     tu_close();
     return rc;
