@@ -8,7 +8,8 @@
 # errors_test      bad input (status codes, messages, untouched buffers), CLSCAN_KERNEL_DIR
 # threads_test     one plan from two threads, out-of-order queues, user events, per-thread errors
 # lookback_test    the single pass's fallback gives the fast path's bits, for every tile and
-#                  primitive shape; status layouts alternating on one plan
+#                  primitive shape and for the CPUs' reduce-by-key; status layouts alternating
+#                  on one plan
 # custom_test      custom operators against their references, the custom AFFINE bitwise against
 #                  the built-in in the working precision, bad custom operators
 # transform_test   scans through input and output transforms against the host's transform and

@@ -12,6 +12,8 @@
  * NVIDIA's warp shuffles use) and Blelloch; the work-items' registers (the CPUs' policy) with two
  * levels and Blelloch; and the work-groups of one work-item that scan their tile in four streamed
  * runs (the CPUs' default).  On NVIDIA's OpenCL the default variant is the shuffle itself.
+ * The CPUs' reduce-by-key, whose fallback counts a tile's heads and folds its last run, is
+ * checked the same way.
  *
  * Exit status: 0 all checks passed, 1 a check failed, 77 no device, 99 a setup error. */
 #define _POSIX_C_SOURCE 200809L
