@@ -150,7 +150,6 @@ typedef struct bench {
     cl_kernel hold, empty;    /* the busy kernel before each timed call; a kernel doing nothing */
     cl_mem tiny;              /* their argument */
     cl_uint hold_steps;       /* the busy kernel's steps (0: no hold), about HOLD_MS */
-    double hold_ms;
     unsigned platform_index, device_index;
     char name[256], vendor[256], driver[256];
     cl_ulong max_alloc, global_mem;
@@ -205,21 +204,17 @@ static int kcopy_build(bench *b)
     if (cl_check(err, "clCreateProgramWithSource") ||
         cl_check(clBuildProgram(b->kcopy_program, 1, &b->device, "", NULL, NULL), "clBuildProgram (kcopy)"))
         return -1;
-    b->kcopy16 = clCreateKernel(b->kcopy_program, "kcopy16", &err);
-    if (cl_check(err, "clCreateKernel"))
-        return -1;
-    b->kcopy4 = clCreateKernel(b->kcopy_program, "kcopy4", &err);
-    if (cl_check(err, "clCreateKernel"))
-        return -1;
-    b->hold = clCreateKernel(b->kcopy_program, "hold", &err);
-    if (cl_check(err, "clCreateKernel"))
-        return -1;
-    b->empty = clCreateKernel(b->kcopy_program, "empty", &err);
-    if (cl_check(err, "clCreateKernel"))
-        return -1;
+    cl_kernel *const kernels[] = {&b->kcopy16, &b->kcopy4, &b->hold, &b->empty};
+    const char *const names[] = {"kcopy16", "kcopy4", "hold", "empty"};
+    for (size_t i = 0; i < sizeof names / sizeof *names; ++i) {
+        *kernels[i] = clCreateKernel(b->kcopy_program, names[i], &err);
+        if (cl_check(err, "clCreateKernel"))
+            return -1;
+    }
     const cl_uint zero[2] = {0, 0};
     b->tiny = clCreateBuffer(b->context, CL_MEM_READ_WRITE | CL_MEM_COPY_HOST_PTR, sizeof zero, (void *)zero, &err);
-    if (cl_check(err, "clCreateBuffer") || cl_check(clSetKernelArg(b->hold, 0, sizeof(cl_mem), &b->tiny), "clSetKernelArg") ||
+    if (cl_check(err, "clCreateBuffer") ||
+        cl_check(clSetKernelArg(b->hold, 0, sizeof(cl_mem), &b->tiny), "clSetKernelArg") ||
         cl_check(clSetKernelArg(b->empty, 0, sizeof(cl_mem), &b->tiny), "clSetKernelArg"))
         return -1;
     return 0;
@@ -238,7 +233,7 @@ static int enqueue_hold(bench *b, cl_uint steps, cl_event *ev)
 /* Steps for a busy kernel of about HOLD_MS, from its own profiled times; 0 where it cannot be
  * timed. */
 #define HOLD_MS 0.5
-static cl_uint hold_calibrate(bench *b, double *ms)
+static cl_uint hold_calibrate(bench *b)
 {
     cl_uint steps = 1u << 12;
     for (int tries = 0; tries < 24; ++tries) {
@@ -252,9 +247,7 @@ static cl_uint hold_calibrate(bench *b, double *ms)
         const double t = (double)(end - start) / 1e6;
         if (t >= HOLD_MS / 4) {
             const double want = (double)steps * HOLD_MS / t;
-            steps = want > 1e9 ? 1000000000u : (cl_uint)want;
-            *ms = HOLD_MS;
-            return steps;
+            return want > 1e9 ? 1000000000u : (cl_uint)want;
         }
         if (steps > (1u << 30))
             return 0;
@@ -761,7 +754,7 @@ int main(int argc, char **argv)
     cl_device_type type = 0;
     clGetDeviceInfo(b.device, CL_DEVICE_TYPE, sizeof type, &type, NULL);
     if (o.hold == 1 || (o.hold < 0 && (type & CL_DEVICE_TYPE_GPU))) {
-        b.hold_steps = hold_calibrate(&b, &b.hold_ms);
+        b.hold_steps = hold_calibrate(&b);
         if (!b.hold_steps)
             fprintf(stderr, "clscan-bench-algos: the busy kernel could not be timed; timing from a plain marker\n");
     }
@@ -824,7 +817,7 @@ int main(int argc, char **argv)
     if (b.hold_steps)
         printf("# held: a busy kernel of %.2f ms enqueued and flushed before the marker (--hold=no: not)\n"
                "# a kernel doing nothing: %.4f ms held, %.4f ms from a plain marker\n",
-               b.hold_ms, empty_ms[0], empty_ms[1]);
+               HOLD_MS, empty_ms[0], empty_ms[1]);
     else
         printf("# not held (--hold=yes: behind a busy kernel); a kernel doing nothing: %.4f ms\n", empty_ms[0]);
     printf("# seq: the sequential loop built with %s\n", bench_seq_build);

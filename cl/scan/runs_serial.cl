@@ -1,15 +1,15 @@
 /* Reduce-by-key on CPUs (after scan/runs.cl, whose single pass it replaces there): a tile (a
- * multiple of TILE chosen by the host, lib/scan_runs.c) per work-group of one work-item, which a CPU runs as a plain loop (a work-group's work-items run
- * one after the other anyway; the register tiles' work-items paid for their private arrays and
- * the pair operator on every element: PoCL, 2 cores, 2^22 uint32 SUM in runs of 1 ... 16, 17.5-18.1
- * ms against 6.3-7.1).  The tile's total is counted from its keys and folded over its last run
- * only; the carry comes from a look-back whose fallback computes a silent tile's total the same
- * way (same bits).  Then the tile's values are folded left from the carry, element by element,
- * comb(earlier, later) from NEUTRAL at each head, so a run inside a tile has the bits of the
- * sequential loop's fold.  Each run is written by the tile that holds its last element: the runs
- * before the tile's last head without a branch (every element writes its run's fold so far at the
- * run's rank; the run's last element writes last), the tile's last run once, where it ends with
- * the tile. */
+ * multiple of TILE chosen by the host, lib/scan_runs.c) per work-group of one work-item, which a
+ * CPU runs as a plain loop (a work-group's work-items run one after the other anyway; the
+ * register tiles' work-items paid for their private arrays and the pair operator on every
+ * element: PoCL, 2 cores, 2^22 uint32 SUM in runs of 1 ... 16, 17.5-18.1 ms against 6.3-7.1).
+ * The tile's total is counted from its keys and folded over its last run only; the carry comes
+ * from a look-back whose fallback computes a silent tile's total the same way (same bits).  Then
+ * the tile's values are folded left from the carry, element by element, comb(earlier, later) from
+ * NEUTRAL at each head, so a run inside a tile has the bits of the sequential loop's fold.  Each
+ * run is written by the tile that holds its last element: the runs before the tile's last head
+ * without a branch (every element writes its run's fold so far at the run's rank; the run's last
+ * element writes last), the tile's last run once, where it ends with the tile. */
 
 /* The tile's last head at or after base (base if none after it). */
 CLSCAN_INLINE ulong runs_serial_last_head(__global const KEY_T *keys, ulong base, ulong end)
