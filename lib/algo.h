@@ -40,7 +40,8 @@ typedef struct radix_engine {
     cl_program program;
     cl_kernel histogram, scatter;                    /* the passes over the whole array */
     cl_kernel histogram_segments, scatter_segments;  /* the same over segments (radix/blocks.cl) */
-    cl_kernel bucket_offsets, segmented, segment_blocks, transpose_keys, transpose_values, lines;
+    cl_kernel bucket_offsets, bucket_search;         /* radix/bucket_offsets.cl's pass and search */
+    cl_kernel segmented, segment_blocks, transpose_keys, transpose_values, lines;
     cl_kernel sweep_pass, digit_totals, digit_starts;  /* radix/onesweep.cl (ranked only) */
     clscan_plan *scan;
     /* scratch: the counts, the bucketer's keys when it is not given keys_out, and two sets of

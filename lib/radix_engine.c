@@ -18,6 +18,7 @@ static void release_program(radix_engine *e)
     if (e->histogram_segments) clReleaseKernel(e->histogram_segments);
     if (e->scatter_segments) clReleaseKernel(e->scatter_segments);
     if (e->bucket_offsets) clReleaseKernel(e->bucket_offsets);
+    if (e->bucket_search) clReleaseKernel(e->bucket_search);
     if (e->segmented) clReleaseKernel(e->segmented);
     if (e->segment_blocks) clReleaseKernel(e->segment_blocks);
     if (e->transpose_keys) clReleaseKernel(e->transpose_keys);
@@ -28,7 +29,7 @@ static void release_program(radix_engine *e)
     if (e->digit_starts) clReleaseKernel(e->digit_starts);
     if (e->program) clReleaseProgram(e->program);
     e->histogram = e->scatter = e->histogram_segments = e->scatter_segments = NULL;
-    e->bucket_offsets = e->segmented = e->segment_blocks = NULL;
+    e->bucket_offsets = e->bucket_search = e->segmented = e->segment_blocks = NULL;
     e->transpose_keys = e->transpose_values = e->lines = NULL;
     e->sweep_pass = e->digit_totals = e->digit_starts = NULL;
     e->program = NULL;
@@ -105,6 +106,9 @@ static cl_int build(const char *fn, radix_engine *e, int key_order)
     if (err == CL_SUCCESS)
         err = clscan_kernel_create(fn, e->program, e->device, &e->info, "clscan_bucket_offsets", e->offsets_wg,
                                    &e->bucket_offsets);
+    if (err == CL_SUCCESS)
+        err = clscan_kernel_create(fn, e->program, e->device, &e->info, "clscan_bucket_offsets_search", e->offsets_wg,
+                                   &e->bucket_search);
     if (err == CL_SUCCESS)
         err = clscan_kernel_create(fn, e->program, e->device, &e->info, "clscan_radix_segmented", e->seg_wg,
                                    &e->segmented);
