@@ -41,6 +41,12 @@ bench-startup: bench/clscan-bench-startup$(EXEEXT)
 	$(builddir)/bench/clscan-bench-startup$(EXEEXT) $(BENCH_ARGS)
 .PHONY: bench-startup
 
+# The bucket offsets' two kernels alone, on sorted keys (lib/bucket.c chooses between them); its
+# usage is at the top of its source.
+noinst_PROGRAMS += bench/clscan-bench-bucket-offsets
+bench_clscan_bench_bucket_offsets_SOURCES = bench/clscan-bench-bucket-offsets.c
+bench_clscan_bench_bucket_offsets_LDADD = $(OPENCL_LIBS)
+
 BENCH_PEERS =
 BENCH_PEER_ARGS =
 BENCH_ARGS =

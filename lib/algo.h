@@ -31,6 +31,7 @@ typedef struct radix_engine {
     int onesweep;                /* and the plain sort's passes onesweep's (radix/onesweep.cl): 1 always,
                                   * -1 where they move values, 0 never */
     size_t offsets_wg;           /* work-items per work-group of the bucket offsets (radix/bucket_offsets.cl) */
+    unsigned offsets_search_cost;   /* a step of their search per bucket, in positions of their pass */
     size_t seg_wg, seg_items;    /* the segmented sort's work-groups and chunks (radix/segmented.cl) */
     size_t seg_small;            /* and its longest segments ranked by comparisons */
     size_t seg_local;            /* and by a sort in local memory (0: none) */

@@ -20,12 +20,8 @@ struct clscan_bucketer {
 #define OFFSETS_ITEMS 16
 
 /* The bucket offsets by a search per bucket where its reads, (nbuckets + 1) x the steps of a
- * search, are at most the pass's, count + nbuckets; CLSCAN_DEVELOP's bucket_offsets decides
- * where given.  The same results either way.  Kernel times, 65536 buckets, search against
- * pass: H200 2^20 keys 0.009 ms against 0.012, 2^24 0.017 against 0.045, 2^26 0.024 against
- * 0.147; PoCL on 2 cores 2^20 3.8 against 2.1 (the pass, as chosen), 2^22 6.1 against 7.7,
- * 2^24 9.6 against 25.2; a million buckets, 2^20 keys (the pass): H200 0.028 against 0.014,
- * PoCL 2^16 keys 22.8 against 1.7. */
+ * search x what a step costs on the device (radix_tuning.c), are at most the pass's, count +
+ * nbuckets; CLSCAN_DEVELOP's bucket_offsets decides where given.  The same results either way. */
 static int offsets_by_search(const radix_engine *e, cl_uint nbuckets, size_t count)
 {
     if (e->dev.bucket_offsets >= 0)
@@ -33,7 +29,7 @@ static int offsets_by_search(const radix_engine *e, cl_uint nbuckets, size_t cou
     unsigned steps = 1;
     while (steps < 64 && ((size_t)1 << (steps - 1)) < count)
         ++steps;
-    return ((cl_ulong)nbuckets + 1) * steps <= (cl_ulong)count + nbuckets;
+    return ((cl_ulong)nbuckets + 1) * steps * e->offsets_search_cost <= (cl_ulong)count + nbuckets;
 }
 
 CLSCAN_API clscan_bucketer *clscan_bucketer_create(cl_context context, cl_device_id device, cl_uint nbuckets,

@@ -1,5 +1,6 @@
 /* The radix sort engine's tuning, decided once from the device: its blocks, the segmented
- * sort's work-groups and the limits between its kernels, with the measurements behind each. */
+ * sort's work-groups, the limits between its kernels and the bucket offsets' choice, with the
+ * measurements behind each. */
 #include "algo.h"
 
 /* Local memory of the table scatter: the (digit, work-item) table with its padding, the segment
@@ -133,10 +134,24 @@ static void segmented_tuning(radix_engine *e)
         e->lines_wg /= 2;
 }
 
+/* What a step of the bucket offsets' search per bucket costs, in positions of the pass over the
+ * sorted keys (lib/bucket.c searches where (nbuckets + 1) x its steps x this are at most count +
+ * nbuckets).  Kernel times (bench/clscan-bench-bucket-offsets, medians), search against pass:
+ * H200, 65536 buckets, 2^20 keys 0.009 ms against 0.012, 2^24 0.017 against 0.045, 2^26 0.024
+ * against 0.147, a million buckets from 2^20 keys 0.028 against 0.014; PoCL, 2 cores, 65536
+ * buckets, 2^20 keys 4.2-5.1 ms against 2.6-2.7, 2^22 4.6-5.5 against 5.0-6.9, 2^24 7.3-7.8
+ * against 20.2-21.4, a million buckets from 2^16 keys 14.9 against 0.8.  A step costs GPUs
+ * about a position, CPUs 1.5-4 (their searches' misses). */
+static void offsets_tuning(radix_engine *e)
+{
+    e->offsets_search_cost = clscan_policy_gpu(&e->info, &e->dev) ? 1 : 4;
+}
+
 void radix_tune(radix_engine *e)
 {
     passes_tuning(e, 1);
     segmented_tuning(e);
+    offsets_tuning(e);
 }
 
 /* Devices whose kernels run fewer than RADIX work-items: the table scatter, and one work-item
