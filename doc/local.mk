@@ -59,7 +59,7 @@ EXTRA_DIST += doc/operators.md doc/performance.md doc/accuracy.md \
 	doc/perf/h200-ab-2026-12-01.txt \
 	doc/perf/h200-accuracy-time-2026-11-30.txt doc/perf/h200-algos-peers-2026-12-01.txt \
 	doc/perf/h200-algos-2026-12-03-90ca061.txt doc/perf/h200-algos-2026-12-03-430bedf.txt \
-	doc/perf/h200-bucket-offsets-2026-12-03.txt \
+	doc/perf/h200-bucket-offsets-2026-12-03.txt doc/perf/pocl-2core-bucket-offsets-2026-12-03.txt \
 	doc/perf/h200-axis-2026-12-01.txt doc/perf/h200-axis-lines-selections-2026-12-01.txt \
 	doc/perf/h200-buckets-selections-2026-12-02.txt doc/perf/h200-compact-one-pass-2026-12-01.txt \
 	doc/perf/h200-compact-publish-2026-12-02.txt \
