@@ -4,9 +4,10 @@
  * them (lib/bucket.c); the whole bucketing is timed by clscan-bench-algos --case bucket-65536,
  * each kernel forced through CLSCAN_DEVELOP=bucket_offsets=scan|search.
  *
- *   bench/clscan-bench-bucket-offsets FILE P:D LOG2COUNT NBUCKETS [REPS]
+ *   bench/clscan-bench-bucket-offsets FILE DEVICE LOG2COUNT NBUCKETS [REPS]
  *
- * FILE: cl/radix/bucket_offsets.cl; P:D: platform and device indices.  Keys are uniform in
+ * FILE: cl/radix/bucket_offsets.cl; DEVICE as clscan_default_device takes it ("P:D" indices or
+ * part of a name).  Keys are uniform in
  * 0 ... nbuckets + nbuckets / 64, so that some are past the last bucket (clamped by the
  * kernels).  Prints the fastest and the median time of each kernel; exit status 1 if an offset
  * was wrong, 2 on usage or OpenCL errors. */
@@ -19,6 +20,9 @@
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
+
+#include "clscan.h"
+#include "support/inputs.h"
 
 #define WG 256
 #define PASS_ITEMS 16   /* positions per work-item of the pass, as lib/bucket.c launches it */
@@ -73,10 +77,9 @@ static size_t lower_bound(const uint32_t *k, size_t n, uint32_t clamp, cl_ulong 
 
 int main(int argc, char **argv)
 {
-    unsigned p, d;
-    if (argc < 5 || argc > 6 || sscanf(argv[2], "%u:%u", &p, &d) != 2 || atoi(argv[3]) < 0 || atoi(argv[3]) > 30 ||
+    if (argc < 5 || argc > 6 || atoi(argv[3]) < 0 || atoi(argv[3]) > 30 ||
         strtoul(argv[4], NULL, 10) < 1 || strtoul(argv[4], NULL, 10) > (1ul << 30)) {
-        fprintf(stderr, "usage: clscan-bench-bucket-offsets FILE P:D LOG2COUNT NBUCKETS [REPS]\n");
+        fprintf(stderr, "usage: clscan-bench-bucket-offsets FILE DEVICE LOG2COUNT NBUCKETS [REPS]\n");
         return 2;
     }
     const size_t n = (size_t)1 << atoi(argv[3]);
@@ -87,15 +90,11 @@ int main(int argc, char **argv)
         fprintf(stderr, "clscan-bench-bucket-offsets: cannot read %s\n", argv[1]);
         return 2;
     }
-    cl_platform_id platforms[16];
-    cl_device_id devices[16];
-    cl_uint np = 0, nd = 0;
-    cl_int err = clGetPlatformIDs(16, platforms, &np);
-    if (err != CL_SUCCESS || p >= np)
-        return fail("clGetPlatformIDs (or no such platform)", err);
-    if ((err = clGetDeviceIDs(platforms[p], CL_DEVICE_TYPE_ALL, 16, devices, &nd)) != CL_SUCCESS || d >= nd)
-        return fail("clGetDeviceIDs (or no such device)", err);
-    const cl_device_id dev = devices[d];
+    cl_platform_id platform;
+    cl_device_id dev;
+    cl_int err = clscan_default_device(argv[2], &platform, &dev);
+    if (err != CL_SUCCESS)
+        return fail("clscan_default_device", err);
     char name[256] = "";
     clGetDeviceInfo(dev, CL_DEVICE_NAME, sizeof name - 1, name, NULL);
     size_t wg = WG, max_wg = 0;
@@ -124,11 +123,10 @@ int main(int argc, char **argv)
         fprintf(stderr, "clscan-bench-bucket-offsets: out of host memory\n");
         return 2;
     }
-    uint64_t state = 0x9e3779b97f4a7c15u;
-    for (size_t i = 0; i < n; ++i) {
-        state = state * 6364136223846793005u + 1442695040888963407u;
-        keys[i] = (uint32_t)((state >> 32) % ((cl_ulong)nb + nb / 64 + 1));
-    }
+    sup_rng rng;
+    sup_rng_seed(&rng, 5);
+    for (size_t i = 0; i < n; ++i)
+        keys[i] = (uint32_t)sup_rng_below(&rng, (uint64_t)nb + nb / 64 + 1);
     qsort(keys, n, sizeof *keys, by_key);
     cl_mem kbuf = clCreateBuffer(ctx, CL_MEM_READ_ONLY | CL_MEM_COPY_HOST_PTR, n * sizeof *keys, keys, &err);
     cl_mem obuf[2] = {NULL, NULL};

@@ -45,7 +45,7 @@ bench-startup: bench/clscan-bench-startup$(EXEEXT)
 # usage is at the top of its source.
 noinst_PROGRAMS += bench/clscan-bench-bucket-offsets
 bench_clscan_bench_bucket_offsets_SOURCES = bench/clscan-bench-bucket-offsets.c
-bench_clscan_bench_bucket_offsets_LDADD = $(OPENCL_LIBS)
+bench_clscan_bench_bucket_offsets_LDADD = support/libclscan_support.la lib/libclscan.la $(OPENCL_LIBS)
 
 BENCH_PEERS =
 BENCH_PEER_ARGS =

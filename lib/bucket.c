@@ -148,7 +148,7 @@ CLSCAN_API cl_int clscan_bucket_enqueue(clscan_bucketer *b, cl_command_queue que
             cl_mem sorted = j.keys_out ? j.keys_out : e->keys_spare;
             const cl_ulong so = j.keys_out ? j.keys_out_offset : 0, cnt = count, oo = offsets_offset;
             const cl_uint clamp = b->nbuckets - 1, nb = b->nbuckets;
-            const int search = offsets_by_search(e, b->nbuckets, count);
+            const int search = offsets_by_search(e, nb, count);
             cl_kernel k = search ? e->bucket_search : e->bucket_offsets;
             ALGO_ARG_MEM(k, 0, sorted); ALGO_ARG(k, 1, so); ALGO_ARG(k, 2, cnt); ALGO_ARG(k, 3, clamp);
             ALGO_ARG_MEM(k, 4, offsets); ALGO_ARG(k, 5, oo); ALGO_ARG(k, 6, nb);
@@ -157,10 +157,11 @@ CLSCAN_API cl_int clscan_bucket_enqueue(clscan_bucketer *b, cl_command_queue que
             size_t sorted_offset;
             if (err == CL_SUCCESS)
                 err = radix_engine_run(e, &c, &j, &sorted, &sorted_offset);
+            /* a work-item per bucket, or OFFSETS_ITEMS positions a work-item */
             const size_t per_group = search ? e->offsets_wg : e->offsets_wg * OFFSETS_ITEMS;
-            const size_t items = search ? (size_t)nb + 1 : count;
+            const size_t work = search ? (size_t)nb + 1 : count;
             if (err == CL_SUCCESS)
-                err = clscan_chain_launch(&c, k, (items + per_group - 1) / per_group, e->offsets_wg, 1);
+                err = clscan_chain_launch(&c, k, (work + per_group - 1) / per_group, e->offsets_wg, 1);
         }
         clscan_chain_end(&c, err, event, &b->last_use);
     }
