@@ -76,6 +76,7 @@ static cl_int parse_switch(const char *fn, const char *s, size_t n, clscan_dev_o
     static const char *const radix_passes[] = {"classic", "onesweep", NULL};
     static const char *const compact_offsets[] = {"scan", "count", NULL};
     static const char *const bucket_offsets[] = {"scan", "search", NULL};
+    static const char *const runs_passes[] = {"count", "fold", NULL};
     const char *eq = memchr(s, '=', n);
     if (!eq)
         return clscan_fail(CL_INVALID_VALUE, "%s: CLSCAN_DEVELOP: \"%.*s\" is not key=value", fn, (int)n, s);
@@ -103,6 +104,8 @@ static cl_int parse_switch(const char *fn, const char *s, size_t n, clscan_dev_o
         dev->compact_offsets = i;
     else if (k == 14 && !strncmp(s, "bucket_offsets", k) && (i = lookup(v, vn, bucket_offsets)) >= 0)
         dev->bucket_offsets = i;
+    else if (k == 9 && !strncmp(s, "runs_pass", k) && (i = lookup(v, vn, runs_passes)) >= 0)
+        dev->runs_pass = i;
     else if (k == 12 && !strncmp(s, "radix_passes", k) && (i = lookup(v, vn, radix_passes)) >= 0)
         dev->radix_passes = i;
     else if (k == 11 && !strncmp(s, "radix_items", k) && (x = number(v, vn)) >= 1 && x <= 32)
@@ -129,6 +132,7 @@ cl_int clscan_env_dev_options(const char *fn, clscan_dev_options *dev)
     dev->radix_passes = -1;
     dev->radix_items = -1;
     dev->bucket_offsets = -1;
+    dev->runs_pass = -1;
     const char *dir = nonempty(getenv("CLSCAN_KERNEL_DIR"));
     if (dir && strlen(dir) >= sizeof dev->kernel_dir)
         return clscan_fail(CLSCAN_KERNEL_SOURCE_NOT_FOUND, "%s: CLSCAN_KERNEL_DIR is longer than %zu bytes", fn,

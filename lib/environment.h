@@ -27,6 +27,7 @@ typedef struct clscan_dev_options {
     int radix_passes;        /* -1 the device's; 0 histogram, scan and scatter per pass; 1 onesweep */
     long radix_items;        /* -1 the device's; else keys per work-item of the ranking scatter */
     int bucket_offsets;      /* -1 the bucketer's choice; 0 a pass over the sorted keys; 1 a search per bucket */
+    int runs_pass;           /* -1 the plan's choice; 0 heads counted first; 1 folded through scratch (CPUs' reduce-by-key) */
     char build[512];         /* extra build options appended to every program's */
     char kernel_dir[4096];   /* CLSCAN_KERNEL_DIR; empty: the embedded kernel files */
 } clscan_dev_options;

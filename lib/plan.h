@@ -28,6 +28,7 @@ typedef struct clscan_scan_program {
      * the scatter of reduce-then-scan (after reduce); NULL in the others. */
     cl_kernel reduce_runs, runs_carries, runs_chunk_totals, runs_chunk_carries, runs_scatter;
     cl_kernel reduce_runs_serial;   /* CPUs: the single pass by one work-item a tile (scan/runs_serial.cl) */
+    cl_kernel reduce_runs_folded;   /* CPUs: the same, the keys read once, through scratch (scan/runs_folded.cl) */
 } clscan_scan_program;
 
 /* Scratch memory, one per queue: scans on different queues never share it, and scans on one
@@ -52,6 +53,9 @@ typedef struct clscan_scratch {
      * alone), and each segment's last element (an exclusive plan's totals). */
     cl_mem seg_heads, seg_scan, seg_lasts;
     size_t seg_heads_bytes, seg_scan_bytes, seg_lasts_bytes;
+    /* Reduce-by-key on CPUs (scan/runs_folded.cl): a slot of keys and of values per work-group. */
+    cl_mem runs_keys, runs_values;
+    size_t runs_keys_bytes, runs_values_bytes;
 } clscan_scratch;
 
 #define CLSCAN_MAX_SCRATCH 8

@@ -22,7 +22,7 @@ void clscan_scan_program_release(clscan_scan_program *p)
                              &p->offsets_heads, &p->offsets_totals, &p->axis_reduce, &p->axis_carries,
                              &p->axis_scan, &p->axis_reduce_lockstep, &p->axis_scan_lockstep, &p->axis_fold,
                              &p->reduce_runs, &p->runs_carries, &p->runs_chunk_totals, &p->runs_chunk_carries,
-                             &p->runs_scatter, &p->reduce_runs_serial};
+                             &p->runs_scatter, &p->reduce_runs_serial, &p->reduce_runs_folded};
     for (size_t i = 0; i < sizeof kernels / sizeof *kernels; ++i)
         if (*kernels[i])
             clReleaseKernel(*kernels[i]);
@@ -103,7 +103,8 @@ cl_int clscan_scan_program_build(const clscan_plan *plan, const char *fn, const 
         {runs, "clscan_runs_chunk_totals", wg, &p->runs_chunk_totals},
         {runs, "clscan_runs_chunk_carries", wg, &p->runs_chunk_carries},
         {runs, "clscan_runs_scatter", wg, &p->runs_scatter},
-        {runs_serial, "clscan_reduce_runs_serial", 1, &p->reduce_runs_serial}};
+        {runs_serial, "clscan_reduce_runs_serial", 1, &p->reduce_runs_serial},
+        {runs_serial, "clscan_reduce_runs_folded", 1, &p->reduce_runs_folded}};
     for (size_t i = 0; i < sizeof kernels / sizeof *kernels && err == CL_SUCCESS; ++i)
         if (kernels[i].wanted)
             err = clscan_kernel_create(fn, p->program, plan->device, &plan->info, kernels[i].name, kernels[i].wg,

@@ -7,7 +7,8 @@
 
 static void release_slot(clscan_scratch *s)
 {
-    cl_mem *buffers[] = {&s->totals, &s->flags, &s->status, &s->values, &s->seg_heads, &s->seg_scan, &s->seg_lasts};
+    cl_mem *buffers[] = {&s->totals, &s->flags, &s->status, &s->values, &s->seg_heads, &s->seg_scan, &s->seg_lasts,
+                         &s->runs_keys, &s->runs_values};
     for (size_t i = 0; i < sizeof buffers / sizeof *buffers; ++i)
         if (*buffers[i])
             clReleaseMemObject(*buffers[i]);

@@ -312,8 +312,10 @@ void clscan_variant_files(const clscan_variant *v, const char *files[CLSCAN_VARI
         files[n++] = "scan/axis.cl";
     if (CLSCAN_PROGRAM_IS_RUNS(v->what))   /* reduce-by-key in one pass */
         files[n++] = "scan/runs.cl";
-    if (CLSCAN_PROGRAM_IS_RUNS(v->what) && !v->gpu)   /* and its single pass on CPUs */
+    if (CLSCAN_PROGRAM_IS_RUNS(v->what) && !v->gpu) {   /* and its single passes on CPUs */
         files[n++] = "scan/runs_serial.cl";
+        files[n++] = "scan/runs_folded.cl";
+    }
     files[n] = NULL;
 }
 

@@ -14,7 +14,8 @@
 # (TRANSFORM_TEST) on the GPUs' kernels, and tests/compact_test and tests/bucket_test with the
 # spin limit at 1 (the fallbacks of the one-pass compaction and of the onesweep radix passes at
 # once), and tests/compact_test and tests/select_test with it on the CPUs' kernels (the fallbacks
-# of the compaction's and of reduce-by-key's single passes by one work-item a tile).
+# of the compaction's and of reduce-by-key's single passes by one work-item a tile, the latter
+# also with the heads counted first).
 # Exit 0 only if every variant passes.
 prog=${NONCOMM_TEST:-./tests/noncomm_test}
 if test ! -x "$prog"; then
@@ -61,15 +62,17 @@ for other in $ALGO_TESTS; do
   fi
   run "policy=gpu" "$other"
 done
-# The fallbacks of the one-pass compaction (both), of the onesweep passes and of reduce-by-key's serial
-# single pass (a block still silent after the spin limit is counted by the block waiting on it),
-# taken at once; and the block offsets by a scan of the counts, which the suite's sizes would not
-# reach (the count kernel's last block scans them up to 1024 blocks).
+# The fallbacks of the one-pass compaction (both), of the onesweep passes and of reduce-by-key's
+# single passes on CPUs (a block still silent after the spin limit is counted by the block waiting
+# on it), taken at once; reduce-by-key's single pass with the heads counted first, which the
+# library takes on CPUs only where the folded pass's scratch would not fit; and the block offsets
+# by a scan of the counts, which the suite's sizes would not reach (the count kernel's last block
+# scans them up to 1024 blocks).
 for other in $ALGO_TESTS; do
   case $other in
     */compact_test) run "policy=gpu;spin_limit=1" "$other"; run "policy=cpu;spin_limit=1" "$other" ;;
     */bucket_test) run "policy=gpu;spin_limit=1" "$other" ;;
-    */select_test) run "policy=cpu;spin_limit=1" "$other"
+    */select_test) run "policy=cpu;spin_limit=1" "$other"; run "policy=cpu;runs_pass=count;spin_limit=1" "$other"
                    run "compact_offsets=scan" "$other"; run "policy=gpu;compact_offsets=scan" "$other" ;;
   esac
 done

@@ -9,7 +9,9 @@
  * NEUTRAL at each head, so a run inside a tile has the bits of the sequential loop's fold.  Each
  * run is written by the tile that holds its last element: the runs before the tile's last head
  * without a branch (every element writes its run's fold so far at the run's rank; the run's last
- * element writes last), the tile's last run once, where it ends with the tile. */
+ * element writes last), the tile's last run once, where it ends with the tile.  Where a slot of
+ * scratch per compute unit fits, lib/scan_runs.c takes scan/runs_folded.cl instead, which counts
+ * the heads as it folds; the totals and the look-back here serve both. */
 
 /* The tile's last head at or after base (base if none after it). */
 CLSCAN_INLINE ulong runs_serial_last_head(__global const KEY_T *keys, ulong base, ulong end)
