@@ -58,12 +58,11 @@ static size_t serial_tile(const clscan_plan *plan, size_t tile, size_t count)
  * fold's loads are hidden behind its arithmetic); the fastest calls level. */
 #define RUNS_SCRATCH_LIMIT ((size_t)64 << 20)
 
-static size_t folded_groups(const clscan_plan *plan, const clscan_runs_job *r, size_t tile)
+static size_t folded_groups(const clscan_plan *plan, const clscan_runs_job *r, size_t tile, size_t key_size)
 {
     if (!r->data->reduce_runs_folded || plan->dev.runs_pass == 0)
         return 0;
     const size_t units = plan->info.compute_units ? plan->info.compute_units : 1;
-    const size_t key_size = r->data->variant.what == CLSCAN_PROGRAM_RUNS_64 ? 8 : 4;
     const size_t slot_bytes = (tile + 1) * (key_size + plan->element_size);
     return plan->dev.runs_pass == 1 || slot_bytes <= RUNS_SCRATCH_LIMIT / units ? units : 0;
 }
@@ -72,8 +71,8 @@ static cl_int single_pass(const clscan_plan *plan, const clscan_runs_job *r, cls
                           size_t tiles, size_t tile, int want_event)
 {
     const clscan_variant *v = &r->data->variant;
-    const size_t groups = folded_groups(plan, r, tile);
     const size_t key_size = v->what == CLSCAN_PROGRAM_RUNS_64 ? 8 : 4;
+    const size_t groups = folded_groups(plan, r, tile, key_size);
     cl_int err = CL_SUCCESS;
     if (groups) {
         err = clscan_scratch_grow(plan->context, &slot->runs_keys, &slot->runs_keys_bytes,

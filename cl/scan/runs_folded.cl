@@ -68,14 +68,7 @@ void clscan_reduce_runs_folded(__global const clscan_value *src, ulong src_offse
     for (uint g; (g = atomic_inc(&status[0]) - ticket_base) < ntiles;) {
         const ulong base = (ulong)g * tile, end = count - base < tile ? count : base + tile;
         const T total = runs_folded_fold(in, keys, base, end, sk, sv);
-        T carry = NEUTRAL;
-        if (g == 0) {
-            status_publish(s, g, STATUS_PREFIX, COMBINE(carry, total));
-        } else {
-            status_publish(s, g, STATUS_AGGREGATE, total);
-            carry = runs_serial_lookback(s, g, in, keys, tile);
-            status_publish(s, g, STATUS_PREFIX, COMBINE(carry, total));
-        }
+        const T carry = runs_serial_carry(s, g, total, in, keys, tile);
         if (end == count)
             nruns[nruns_offset] = carry.h + total.h;
         runs_folded_copy(keys, base, end, count, carry, total.h, sk, sv, keys_out + keys_out_offset,

@@ -52,6 +52,19 @@ CLSCAN_INLINE T runs_serial_lookback(tile_status s, uint g, __global const clsca
     return acc;
 }
 
+/* Tile g's total published, its carry found by the look-back, its prefix published; the carry. */
+CLSCAN_INLINE T runs_serial_carry(tile_status s, uint g, T total, __global const clscan_value *in,
+                                  __global const KEY_T *keys, ulong tile)
+{
+    T carry = NEUTRAL;
+    if (g != 0) {
+        status_publish(s, g, STATUS_AGGREGATE, total);
+        carry = runs_serial_lookback(s, g, in, keys, tile);
+    }
+    status_publish(s, g, STATUS_PREFIX, COMBINE(carry, total));
+    return carry;
+}
+
 /* The tile's runs from carry (the pairs of the tiles before it) on.  at is the current run's
  * rank; element 0 of the array, the first head, is taken before the loops so that they test no
  * index. */
@@ -110,14 +123,7 @@ void clscan_reduce_runs_serial(__global const clscan_value *src, ulong src_offse
     const ulong base = (ulong)g * tile, end = count - base < tile ? count : base + tile;
 
     const T total = runs_serial_total(in, keys, base, end);
-    T carry = NEUTRAL;
-    if (g == 0) {
-        status_publish(s, g, STATUS_PREFIX, COMBINE(carry, total));
-    } else {
-        status_publish(s, g, STATUS_AGGREGATE, total);
-        carry = runs_serial_lookback(s, g, in, keys, tile);
-        status_publish(s, g, STATUS_PREFIX, COMBINE(carry, total));
-    }
+    const T carry = runs_serial_carry(s, g, total, in, keys, tile);
     if (end == count)
         nruns[nruns_offset] = carry.h + total.h;
     runs_serial_store(in, keys, base, end, count, carry, keys_out + keys_out_offset, values_out + values_out_offset);
