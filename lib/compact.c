@@ -76,6 +76,13 @@ static int serial_one_pass(const clscan_compactor *c)
     return !c->gpu && compact_one_pass_available(c);
 }
 
+/* The partition's scatter takes a block a work-group: one work-item on CPUs
+ * (cl/select/partition.cl), the part's work-group on GPUs. */
+static size_t partition_wg(const clscan_compactor *c, const compact_part *p)
+{
+    return c->gpu ? p->wg : 1;
+}
+
 /* The kernels of a flag source's program: the compaction's, the partition's and (the flags
  * source's program, for runs.c) the flags of runs. */
 static cl_int kernels(const char *fn, clscan_compactor *c, compact_source from, compact_part *p)
@@ -87,7 +94,8 @@ static cl_int kernels(const char *fn, clscan_compactor *c, compact_source from, 
         {"clscan_select_flags_runs", &p->flags_runs}};
     cl_int err = CL_SUCCESS;
     for (size_t i = 0; i < (from == COMPACT_FROM_FLAGS ? 4u : 3u) && err == CL_SUCCESS; ++i)
-        err = clscan_kernel_create(fn, p->program, c->device, &c->info, k[i].name, p->wg, k[i].kernel);
+        err = clscan_kernel_create(fn, p->program, c->device, &c->info, k[i].name,
+                                   k[i].kernel == &p->partition ? partition_wg(c, p) : p->wg, k[i].kernel);
     if (err == CL_SUCCESS && p->one_pass_program)
         err = clscan_kernel_create(fn, p->one_pass_program, c->device, &c->info, "clscan_compact_one_pass", p->wg,
                                    &p->one_pass);
@@ -328,8 +336,9 @@ cl_int compact_count_steps(clscan_compactor *c, clscan_chain *ch, const compact_
 cl_int compact_scatter_step(clscan_compactor *c, clscan_chain *ch, const compact_call *k)
 {
     const compact_part *part = &c->parts[k->from];
-    cl_kernel ks = k->mode == COMPACT_PARTITION ? part->partition : part->scatter;
-    return clscan_chain_launch(ch, ks, compact_blocks(c, k), part->wg, 1);
+    const int partition = k->mode == COMPACT_PARTITION;
+    return clscan_chain_launch(ch, partition ? part->partition : part->scatter, compact_blocks(c, k),
+                               partition ? partition_wg(c, part) : part->wg, 1);
 }
 
 cl_int compact_steps(clscan_compactor *c, clscan_chain *ch, const compact_call *k, cl_uint *total)
