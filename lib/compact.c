@@ -87,15 +87,14 @@ static size_t partition_wg(const clscan_compactor *c, const compact_part *p)
  * source's program, for runs.c) the flags of runs. */
 static cl_int kernels(const char *fn, clscan_compactor *c, compact_source from, compact_part *p)
 {
-    struct { const char *name; cl_kernel *kernel; } k[] = {
-        {"clscan_compact_count", &p->count},
-        {c->gpu ? "clscan_compact_scatter_block" : "clscan_compact_scatter_list", &p->scatter},
-        {c->gpu ? "clscan_select_partition_block" : "clscan_select_partition", &p->partition},
-        {"clscan_select_flags_runs", &p->flags_runs}};
+    struct { const char *name; cl_kernel *kernel; size_t wg; } k[] = {
+        {"clscan_compact_count", &p->count, p->wg},
+        {c->gpu ? "clscan_compact_scatter_block" : "clscan_compact_scatter_list", &p->scatter, p->wg},
+        {c->gpu ? "clscan_select_partition_block" : "clscan_select_partition", &p->partition, partition_wg(c, p)},
+        {"clscan_select_flags_runs", &p->flags_runs, p->wg}};
     cl_int err = CL_SUCCESS;
     for (size_t i = 0; i < (from == COMPACT_FROM_FLAGS ? 4u : 3u) && err == CL_SUCCESS; ++i)
-        err = clscan_kernel_create(fn, p->program, c->device, &c->info, k[i].name,
-                                   k[i].kernel == &p->partition ? partition_wg(c, p) : p->wg, k[i].kernel);
+        err = clscan_kernel_create(fn, p->program, c->device, &c->info, k[i].name, k[i].wg, k[i].kernel);
     if (err == CL_SUCCESS && p->one_pass_program)
         err = clscan_kernel_create(fn, p->one_pass_program, c->device, &c->info, "clscan_compact_one_pass", p->wg,
                                    &p->one_pass);

@@ -5,9 +5,9 @@
  * total + (the others before the block) = total + base - offsets[g] on.  The count kernel's
  * blocks are those of the work-groups of CLSCAN_WG work-items; here one work-item takes the whole
  * block, so the block's flags are evaluated once more and nothing is summed across work-items
- * (PoCL, 2 cores, 2^22 uint32, four rounds alternating with CLSCAN_WG work-items a block, each
- * counting its share again before a work-group sum: the scatter's median 3.0-3.5 ms against
- * 3.8-5.4, the whole partition in clscan-bench-algos 6.0-8.9 against 8.1-10.7). */
+ * (PoCL, 2^22 uint32, rounds alternating with CLSCAN_WG work-items a block, each counting its
+ * share again before a work-group sum: 2 cores 6.7-8.7 ms against 7.6-14.0, 16 cores 1.95-2.8
+ * against 3.3-4.4; doc/perf/pocl-*-partition-scatter-2026-12-03.txt). */
 __kernel __attribute__((reqd_work_group_size(1, 1, 1)))
 void clscan_select_partition(FLAG_PARAMS, ulong count, __global W *dst, ulong dst_offset,
                              __global const uint *offsets, uint nblocks,
