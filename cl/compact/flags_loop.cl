@@ -15,6 +15,25 @@ inline uint count_range(FLAG_PARAMS, ulong first, uint n)
     return kept;
 }
 
+/* The flags of the n (at most 32) elements from i as the bits of a uint, bit k element i + k's
+ * (the vector compress stores of compact/compress.cl); flags_mask_past_first, the same for i > 0
+ * (see count_range). */
+inline uint flags_mask(FLAG_PARAMS, ulong i, uint n)
+{
+    uint m = 0;
+    for (uint k = 0; k < n; ++k)
+        m |= flag_at(FLAG_ARGS, i + k) << k;
+    return m;
+}
+
+inline uint flags_mask_past_first(FLAG_PARAMS, ulong i, uint n)
+{
+    uint m = 0;
+    for (uint k = 0; k < n; ++k)
+        m |= flag_past_first(FLAG_ARGS, i + k) << k;
+    return m;
+}
+
 /* Flags set among work-item li's CLSCAN_ITEMS consecutive elements of the block at base (CPUs:
  * any CLSCAN_ITEMS; a full block's loop has a constant length). */
 inline uint count_own(FLAG_PARAMS, ulong base, ulong count, uint li)

@@ -26,13 +26,15 @@ inline uint serial_lookback(FLAG_PARAMS, ulong count, __global volatile ulong *s
     return before;
 }
 
-/* Kept elements first ... first + end (the last kept one) of the block, in order from position p: every
- * element is stored at the next free position and the position advances only past a kept one, so
- * each position ends up holding its kept element, with neither a branch nor a list (a
- * mispredicted branch per element costs more than the store), and nothing is written past the
- * last kept element. */
+/* Kept elements first ... first + end (the last kept one) of the block, in order from position p
+ * (the block's positions end at limit): by vector compress (compact/compress.cl) while a whole
+ * vector's positions are the block's, then every element is stored at the next free position
+ * and the position advances only past a kept one, so each position ends up holding its kept
+ * element, with neither a branch nor a list (a mispredicted branch per element costs more than
+ * the store), and nothing is written past the block's positions. */
 inline void serial_store(FLAG_PARAMS, __global W *dst, ulong dst_offset, __global uint *indices,
-                         ulong indices_offset, uint write_indices, ulong first, uint end, ulong p)
+                         ulong indices_offset, uint write_indices, ulong first, uint end, ulong p,
+                         ulong limit)
 {
     ulong at = p;
     uint r = 0;
@@ -47,11 +49,23 @@ inline void serial_store(FLAG_PARAMS, __global W *dst, ulong dst_offset, __globa
         r = 1;
     }
     if (write_indices) {
+        for (; COMPRESS_INDEX_LANES && r + COMPRESS_INDEX_LANES <= end + 1 && at + COMPRESS_INDEX_LANES <= limit;
+             r += COMPRESS_INDEX_LANES) {
+            const uint m = flags_mask_past_first(FLAG_ARGS, first + r, COMPRESS_INDEX_LANES);
+            compress_indices((uint)(first + r), indices + indices_offset + at, m);
+            at += popcount(m);
+        }
         for (; r <= end; ++r) {
             indices[indices_offset + at] = (uint)(first + r);
             at += flag_past_first(FLAG_ARGS, first + r);
         }
     } else {
+        for (; COMPRESS_LANES && r + COMPRESS_LANES <= end + 1 && at + COMPRESS_LANES <= limit; r += COMPRESS_LANES) {
+            const ulong i = first + r;
+            const uint m = flags_mask_past_first(FLAG_ARGS, i, COMPRESS_LANES);
+            compress_elements(src + (src_offset + i) * WORDS, dst + (dst_offset + at) * WORDS, m);
+            at += popcount(m);
+        }
         /* Four at a time, their flags (in scalars: PoCL kept an array of them on the stack)
          * before their stores: fewer loop steps.  PoCL, 2^22 uint32, cycles in the kernel over
          * 21 calls, six rounds alternating: against one at a time, unique 92-111 million against
@@ -103,5 +117,6 @@ void clscan_compact_one_pass(FLAG_PARAMS, ulong count, __global W *dst, ulong ds
     uint end = in_block - 1;   /* the last kept element: few steps back on most data */
     while (!flag_at(FLAG_ARGS, first + end))
         --end;
-    serial_store(FLAG_ARGS, dst, dst_offset, indices, indices_offset, write_indices, first, end, p);
+    serial_store(FLAG_ARGS, dst, dst_offset, indices, indices_offset, write_indices, first, end, p,
+                 (ulong)p + n);
 }

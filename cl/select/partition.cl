@@ -21,7 +21,19 @@ void clscan_select_partition(FLAG_PARAMS, ulong count, __global W *dst, ulong ds
     ulong in = offsets[g], out = total + (base - in);
     __global const W *s = src + (src_offset + base) * WORDS;
     __global W *d = dst + dst_offset * WORDS;
-    for (uint r = 0; r < items; ++r) {
+    const ulong in_end = offsets[g + 1], out_end = out + (items - (in_end - in));
+    uint r = 0;
+    /* By vector compress (compact/compress.cl), the kept and the others of each vector, while
+     * both sides' next positions are the block's. */
+    for (; COMPRESS_LANES && r + COMPRESS_LANES <= items && in + COMPRESS_LANES <= in_end &&
+           out + COMPRESS_LANES <= out_end; r += COMPRESS_LANES) {
+        const uint m = flags_mask(FLAG_ARGS, base + r, COMPRESS_LANES), kept_here = popcount(m);
+        compress_elements(s + r * WORDS, d + in * WORDS, m);
+        compress_elements(s + r * WORDS, d + out * WORDS, ~m & ((1u << COMPRESS_LANES) - 1u));
+        in += kept_here;
+        out += COMPRESS_LANES - kept_here;
+    }
+    for (; r < items; ++r) {
         const ulong at = flag_at(FLAG_ARGS, base + r) ? in++ : out++;
         for (uint w = 0; w < WORDS; ++w)
             d[at * WORDS + w] = s[r * WORDS + w];
