@@ -4,8 +4,8 @@
  * bytes go in one step: their flags as the bits of a mask, the vector packed by the mask in a
  * register, then stored whole, so the lanes past the kept ones write copies that the caller's
  * next stores overwrite: a caller takes a step only where all COMPRESS_LANES positions from the
- * next free one are its own.  Compressing into memory instead (the masked form) is microcoded on
- * some CPUs.  COMPRESS_LANES is 0 for other element sizes, other compilers, and with
+ * next free one are its own (compressing into memory with the mask instead measured level).
+ * COMPRESS_LANES is 0 for other element sizes, other compilers, and with
  * -DCLSCAN_NO_COMPRESS (a developer build option, so that the tests also run the scalar stores
  * on such CPUs); the callers' scalar loops then do all the work.  PoCL, 2 cores, 2^22 uint32,
  * compaction by a predicate: doc/performance.md. */
@@ -28,7 +28,7 @@ inline void compress_elements(__global const W *s, __global W *d, uint m)
 /* Indices i + k of the 8 from i whose bit k of m is set, in order from d. */
 inline void compress_indices(uint i, __global uint *d, uint m)
 {
-    const int8 v = (int8)((int)i) + (int8)(0, 1, 2, 3, 4, 5, 6, 7);
+    const int8 v = as_int8((uint8)(i) + (uint8)(0, 1, 2, 3, 4, 5, 6, 7));   /* no signed overflow */
     vstore8(__builtin_ia32_compresssi256_mask(v, v, (uchar)m), 0, (__global int *)d);
 }
 #else

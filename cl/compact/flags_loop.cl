@@ -18,8 +18,9 @@ inline uint count_range(FLAG_PARAMS, ulong first, uint n)
 /* The flags of the n (8 or 4) elements from i as the bits of a uint, bit k element i + k's (the
  * vector compress stores of compact/compress.cl); flags_mask_past_first, the same for i > 0 (see
  * count_range).  The flags are gathered into a vector, then shifted and or-ed as one: a loop over
- * k was vectorised by PoCL 3.1 but left a loop of scalars by PoCL 5.0, where this form lost
- * nothing against the scalar stores and the loop lost up to a third (doc/performance.md). */
+ * k was vectorised by PoCL 3.1 but left a loop of scalars by PoCL 5.0, where the compress
+ * stores then lost up to a third to the scalar stores; with this form they are level there
+ * (partition gains) and keep the loop's gain under PoCL 3.1 (doc/performance.md). */
 #define FLAGS4(f) (f(FLAG_ARGS, i), f(FLAG_ARGS, i + 1), f(FLAG_ARGS, i + 2), f(FLAG_ARGS, i + 3))
 #define FLAGS8(f) (f(FLAG_ARGS, i), f(FLAG_ARGS, i + 1), f(FLAG_ARGS, i + 2), f(FLAG_ARGS, i + 3), \
                    f(FLAG_ARGS, i + 4), f(FLAG_ARGS, i + 5), f(FLAG_ARGS, i + 6), f(FLAG_ARGS, i + 7))
