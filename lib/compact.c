@@ -110,8 +110,8 @@ static cl_int program(const char *fn, clscan_compactor *c, compact_source from, 
 {
     static const char *const sources[] = {"select/from_flags.cl", "select/from_predicate.cl", "select/from_runs.cl"};
     const int serial = serial_one_pass(c);
-    const char *files[] = {"compact/elements.cl", "compact/compress.cl", "common/wg_sum.cl", "select/index.cl",
-                           "select/runs.cl", sources[from],
+    const char *files[] = {"compact/elements.cl", "common/compress.cl", "compact/compress.cl", "common/wg_sum.cl",
+                           "select/index.cl", "select/runs.cl", sources[from],
                            c->gpu ? "compact/flags_bits.cl" : "compact/flags_loop.cl", "compact/count.cl",
                            c->gpu ? "compact/scatter_block.cl" : "compact/scatter_list.cl",
                            c->gpu ? "select/partition_block.cl" : "select/partition.cl",

@@ -314,6 +314,8 @@ void clscan_variant_files(const clscan_variant *v, const char *files[CLSCAN_VARI
         files[n++] = "scan/runs.cl";
     if (CLSCAN_PROGRAM_IS_RUNS(v->what) && !v->gpu) {   /* and its single passes on CPUs */
         files[n++] = "scan/runs_serial.cl";
+        files[n++] = "common/compress.cl";
+        files[n++] = "scan/runs_lanes.cl";
         files[n++] = "scan/runs_folded.cl";
     }
     files[n] = NULL;
@@ -334,6 +336,6 @@ void clscan_variant_defines(const clscan_variant *v, char *buf, size_t size)
         n += snprintf(buf + n, size - (size_t)n, " -DCLSCAN_PAIR_BOUND=%zu%s", v->pair_bound,
                       v->what == CLSCAN_PROGRAM_KEYS_64 ? " -DCLSCAN_KEY_TYPE=ulong"
                       : v->what == CLSCAN_PROGRAM_KEYS_32 ? " -DCLSCAN_KEY_TYPE=uint"
-                      : v->what == CLSCAN_PROGRAM_RUNS_64 ? " -DCLSCAN_KEY_TYPE=ulong -DCLSCAN_RUNS=1"
-                      : v->what == CLSCAN_PROGRAM_RUNS_32 ? " -DCLSCAN_KEY_TYPE=uint -DCLSCAN_RUNS=1" : "");
+                      : v->what == CLSCAN_PROGRAM_RUNS_64 ? " -DCLSCAN_KEY_TYPE=ulong -DCLSCAN_KEY_BYTES=8 -DCLSCAN_RUNS=1"
+                      : v->what == CLSCAN_PROGRAM_RUNS_32 ? " -DCLSCAN_KEY_TYPE=uint -DCLSCAN_KEY_BYTES=4 -DCLSCAN_RUNS=1" : "");
 }

@@ -16,7 +16,8 @@
 # once), and tests/compact_test and tests/select_test with it on the CPUs' kernels (the fallbacks
 # of the compaction's and of reduce-by-key's single passes by one work-item a tile, the latter
 # also with the heads counted first), and both with the CPUs' scalar stores of kept elements
-# where the compiler offers vector compress (cl/compact/compress.cl).
+# and reduce-by-key's scalar fold where the compiler offers vector compress
+# (cl/common/compress.cl).
 # Exit 0 only if every variant passes.
 prog=${NONCOMM_TEST:-./tests/noncomm_test}
 if test ! -x "$prog"; then
@@ -68,8 +69,9 @@ done
 # on it), taken at once; reduce-by-key's single pass with the heads counted first, which the
 # library takes on CPUs only where the folded pass's scratch would not fit; and the block offsets
 # by a scan of the counts, which the suite's sizes would not reach (the count kernel's last block
-# scans them up to 1024 blocks); the CPUs' scalar stores of kept elements, which a CPU with
-# vector compress (cl/compact/compress.cl) would not run.
+# scans them up to 1024 blocks); the CPUs' scalar stores of kept elements and reduce-by-key's
+# scalar fold of 4-byte integers, which a CPU with vector compress (cl/common/compress.cl, used
+# by cl/compact/compress.cl and cl/scan/runs_lanes.cl) would not run.
 for other in $ALGO_TESTS; do
   case $other in
     */compact_test) run "policy=gpu;spin_limit=1" "$other"; run "policy=cpu;spin_limit=1" "$other"

@@ -547,6 +547,14 @@ START_TEST(reduce_by_key_non_commutative_builtins)
     runs_sweep(r, &affine, 4);
     runs_sweep(r, &lnz64, 4);
     clscan_runs_release(r);
+    /* 4-byte keys and values: on CPUs, the fold in vector lanes (cl/scan/runs_lanes.cl). */
+    const to_op max32 = {NULL, CLSCAN_MAX, CLSCAN_INT32}, min32 = {NULL, CLSCAN_MIN, CLSCAN_UINT32};
+    r = runs_handle(4, 4);
+    runs_sweep(r, &lnz32, 4);
+    runs_sweep(r, &sum, 4);
+    runs_sweep(r, &max32, 4);
+    runs_sweep(r, &min32, 4);
+    clscan_runs_release(r);
     r = runs_handle(8, 4);
     runs_sweep(r, &lnz32, 8);
     runs_sweep(r, &sum, 8);
@@ -577,9 +585,10 @@ END_TEST
  * partial, runs that cross them (alphabet 2), operators that do not commute, 4- and 8-byte keys. */
 START_TEST(reduce_by_key_in_large_tiles)
 {
-    const to_op ops[] = {{NULL, CLSCAN_AFFINE, CLSCAN_INT32}, {NULL, CLSCAN_LAST_NONZERO, CLSCAN_INT64}};
-    const size_t key_sizes[] = {4, 8}, big[] = {262147, 1000003};
-    for (int o = 0; o < 2; o++) {
+    const to_op ops[] = {{NULL, CLSCAN_AFFINE, CLSCAN_INT32}, {NULL, CLSCAN_LAST_NONZERO, CLSCAN_INT64},
+                         {NULL, CLSCAN_LAST_NONZERO, CLSCAN_INT32}};
+    const size_t key_sizes[] = {4, 8, 4}, big[] = {262147, 1000003};
+    for (int o = 0; o < 3; o++) {
         clscan_plan *plan = to_plan(&ops[o], CLSCAN_INCLUSIVE, 0, 0, CLSCAN_ALGORITHM_SINGLE_PASS, false);
         clscan_runs *r = runs_handle(key_sizes[o], to_size(&ops[o]));
         for (int k = 0; k < 2; k++)

@@ -1,7 +1,7 @@
 /* clscan stream compaction: keep the elements whose flag is set, in order.
  *
- * A program is this file, compact/compress.cl (CPUs' vector stores), cl/common/wg_sum.cl,
- * select/index.cl, select/runs.cl, one flag source (where the flags come from:
+ * A program is this file, common/compress.cl and compact/compress.cl (CPUs' vector stores),
+ * cl/common/wg_sum.cl, select/index.cl, select/runs.cl, one flag source (where the flags come from:
  * select/from_flags.cl, the user's uchar array; select/from_predicate.cl, after a predicate's
  * definitions, the predicate of each element; select/from_runs.cl, whether an element starts a
  * run of equal ones), a flags part (compact/flags_loop.cl on CPUs,

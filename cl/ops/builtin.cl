@@ -223,3 +223,19 @@ inline S2 clscan_op_affine(S2 p, S2 c)
 #ifndef COMB_STEP
 #define COMB_STEP(p, c) COMB((p), (c))
 #endif
+
+/* COMB_LANES16(a, b): COMB on 16 lanes of 4-byte integers as their bits (uint16), defined where
+ * it is exact in any grouping and has a vector form (SUM, MAX, MIN and LAST_NONZERO of INT32 and
+ * UINT32): the CPUs' reduce-by-key folds 16 pairs a step with it (scan/runs_lanes.cl). */
+#if (CLSCAN_TYPE == CLSCAN_INT32 || CLSCAN_TYPE == CLSCAN_UINT32) && CLSCAN_OP != CLSCAN_AFFINE
+#if CLSCAN_OP == CLSCAN_SUM
+#define COMB_LANES16(a, b) ((a) + (b))
+#elif CLSCAN_OP == CLSCAN_LAST_NONZERO
+#define COMB_LANES16(a, b) select((a), (b), (b) != (uint16)0)
+#elif CLSCAN_TYPE == CLSCAN_INT32
+#define COMB_LANES16(a, b) as_uint16(CLSCAN_OP == CLSCAN_MAX ? max(as_int16(a), as_int16(b)) \
+                                                             : min(as_int16(a), as_int16(b)))
+#else
+#define COMB_LANES16(a, b) (CLSCAN_OP == CLSCAN_MAX ? max((a), (b)) : min((a), (b)))
+#endif
+#endif
