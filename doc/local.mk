@@ -80,7 +80,7 @@ EXTRA_DIST += doc/operators.md doc/performance.md doc/accuracy.md \
 	doc/perf/pocl-2core-2026-12-01.txt doc/perf/pocl-2core-2026-12-02.txt \
 	doc/perf/pocl-2core-mpi-2026-11-30.txt doc/perf/pocl-2core-reduce-by-key-2026-12-01.txt \
 	doc/perf/pocl-2core-reduce-by-key-2026-12-02.txt doc/perf/pocl-2core-selections-2026-12-02.txt \
-	doc/perf/pocl-2core-reduce-by-key-folded-2026-12-03.txt \
+	doc/perf/pocl-2core-reduce-by-key-folded-2026-12-03.txt doc/perf/pocl-2core-reduce-by-key-lanes-2026-12-04.txt \
 	doc/perf/pocl-2core-selections-2026-12-03.txt doc/perf/pocl-2core-selections-2026-12-03-noon.txt \
 	doc/perf/pocl-accuracy-2026-11-30.txt doc/perf/pocl-accuracy-explain-2026-11-30.txt \
 	doc/perf/pocl-accuracy-time-2026-11-30.txt doc/perf/pocl-options-2026-11-30.txt
