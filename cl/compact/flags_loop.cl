@@ -17,37 +17,22 @@ inline uint count_range(FLAG_PARAMS, ulong first, uint n)
 
 /* The flags of the n (8 or 4) elements from i as the bits of a uint, bit k element i + k's (the
  * vector compress stores of compact/compress.cl); flags_mask_past_first, the same for i > 0 (see
- * count_range).  The flags are gathered into a vector, then shifted and or-ed as one: a loop over
- * k was vectorised by PoCL 3.1 but left a loop of scalars by PoCL 5.0, where the compress
- * stores then lost up to a third to the scalar stores; with this form they are level there
- * (partition gains) and keep the loop's gain under PoCL 3.1 (doc/performance.md). */
+ * count_range).  The flags are gathered into a vector, whose mask common/compress.cl takes by one
+ * compare: a loop over k was vectorised by PoCL 3.1 but left a loop of scalars by PoCL 5.0,
+ * where the compress stores then lost up to a third to the scalar stores (doc/performance.md). */
 #define FLAGS4(f) (f(FLAG_ARGS, i), f(FLAG_ARGS, i + 1), f(FLAG_ARGS, i + 2), f(FLAG_ARGS, i + 3))
 #define FLAGS8(f) (f(FLAG_ARGS, i), f(FLAG_ARGS, i + 1), f(FLAG_ARGS, i + 2), f(FLAG_ARGS, i + 3), \
                    f(FLAG_ARGS, i + 4), f(FLAG_ARGS, i + 5), f(FLAG_ARGS, i + 6), f(FLAG_ARGS, i + 7))
 
-inline uint mask_of8(uint8 f)
-{
-    const uint8 b = f << (uint8)(0, 1, 2, 3, 4, 5, 6, 7);
-    const uint4 h = b.lo | b.hi;
-    const uint2 q = h.lo | h.hi;
-    return q.x | q.y;
-}
-
-inline uint mask_of4(uint4 f)
-{
-    const uint4 b = f << (uint4)(0, 1, 2, 3);
-    const uint2 q = b.lo | b.hi;
-    return q.x | q.y;
-}
-
 inline uint flags_mask(FLAG_PARAMS, ulong i, uint n)
 {
-    return n == 8 ? mask_of8((uint8)FLAGS8(flag_at)) : mask_of4((uint4)FLAGS4(flag_at));
+    return n == 8 ? lanes_mask8(as_int8((uint8)FLAGS8(flag_at))) : lanes_mask4(as_int4((uint4)FLAGS4(flag_at)));
 }
 
 inline uint flags_mask_past_first(FLAG_PARAMS, ulong i, uint n)
 {
-    return n == 8 ? mask_of8((uint8)FLAGS8(flag_past_first)) : mask_of4((uint4)FLAGS4(flag_past_first));
+    return n == 8 ? lanes_mask8(as_int8((uint8)FLAGS8(flag_past_first)))
+                  : lanes_mask4(as_int4((uint4)FLAGS4(flag_past_first)));
 }
 
 /* Flags set among work-item li's CLSCAN_ITEMS consecutive elements of the block at base (CPUs:

@@ -21,16 +21,6 @@
 #define LANES_UP8 (uint16)(0, 1, 2, 3, 4, 5, 6, 7, 0, 1, 2, 3, 4, 5, 6, 7)
 #define LANES_BIT (uint16)(1, 2, 4, 8, 16, 32, 64, 128, 256, 512, 1024, 2048, 4096, 8192, 16384, 32768)
 
-/* Bits k and 16 + k set where lane k of a and of b are. */
-CLSCAN_INLINE uint runs_lanes_bits(int16 a, int16 b)
-{
-    const uint16 x = (as_uint16(a) & LANES_BIT) | (as_uint16(b) & (LANES_BIT << 16));
-    const uint8 o = x.lo | x.hi;
-    const uint4 h = o.lo | o.hi;
-    const uint2 q = h.lo | h.hi;
-    return q.x | q.y;
-}
-
 /* Pairs i ... i + 15 (0 < i, i + 16 < count: the keys on either side are read): their runs
  * folded on from *carry (in every lane, the fold of the run of pair i - 1), those that end among
  * them stored from rank next on in the slot (sk, sv: 16 places from next are the slot's);
@@ -50,7 +40,7 @@ CLSCAN_INLINE uint runs_lanes_step(__global const uint *keys, __global const cls
     v = select(COMB_LANES16(shuffle(v, LANES_UP4), v), v, stop);
     stop |= shuffle(stop, LANES_UP4);
     v = select(COMB_LANES16(shuffle(v, LANES_UP8), v), v, stop);
-    const uint bits = runs_lanes_bits(head, ends), heads = bits & 0xffff, m = bits >> 16;
+    const uint heads = lanes_mask16(head), m = lanes_mask16(ends);
     const uint before = (heads & -heads) - 1;   /* the lanes before the first head */
     v = select(v, COMB_LANES16(*carry, v), ((uint16)before & LANES_BIT) != (uint16)0);
     *carry = shuffle(v, (uint16)15);
