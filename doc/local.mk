@@ -75,7 +75,7 @@ EXTRA_DIST += doc/operators.md doc/performance.md doc/accuracy.md \
 	doc/perf/pocl-16core-2026-11-29.txt doc/perf/pocl-16core-algos-2026-12-03.txt \
 	doc/perf/pocl-16core-reduce-by-key-2026-12-03.txt \
 	doc/perf/pocl-16core-partition-scatter-2026-12-03.txt doc/perf/pocl-16core-compress-2026-12-04.txt \
-	doc/perf/pocl-16core-reduce-by-key-lanes-2026-12-04.txt \
+	doc/perf/pocl-16core-reduce-by-key-lanes-2026-12-04.txt doc/perf/pocl-16core-compress-masks-2026-12-04.txt \
 	doc/perf/pocl-2core-partition-scatter-2026-12-03.txt doc/perf/pocl-2core-compress-2026-12-04.txt \
 	doc/perf/pocl-2core-compress-masks-2026-12-04.txt \
 	doc/perf/pocl-2core-2026-11-29.txt \
