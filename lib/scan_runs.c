@@ -50,8 +50,9 @@ static size_t serial_tile(const clscan_plan *plan, size_t tile, size_t count)
 }
 
 /* The folded single pass's work-groups (CPUs, scan/runs_folded.cl): one per compute unit, each
- * with a slot of tile + RUNS_SLOT_SPARE keys and values, where the slots take at most RUNS_SCRATCH_LIMIT bytes
- * (CLSCAN_DEVELOP's runs_pass decides where given); 0: the serial kernel, a work-group a tile.
+ * with a slot of tile + RUNS_SLOT_SPARE keys and values, where the slots take at most
+ * RUNS_SCRATCH_LIMIT bytes (CLSCAN_DEVELOP's runs_pass decides where given); 0: the serial
+ * kernel, a work-group a tile.
  * PoCL, 2 cores, uint32 SUM by uint32 keys in runs of 1 ... 16, 2^22 pairs, medians of 60 calls,
  * four rounds alternating: 3.07-3.42 ms folded against 3.64-4.00 with the heads counted first
  * (the count, a pass of its own over the tile's keys from memory, stalls the core where the

@@ -57,10 +57,10 @@ CLSCAN_INLINE void runs_lanes_fold(__global const clscan_value *in, __global con
 {
     ulong j = *i;
     uint next = *at + (keys[j] != *prev);   /* the rank of pair j's run */
-    uint16 carry = (uint16)((uint)*acc);
+    uint16 carry = (uint16)(as_uint(*acc));
     for (; j + RUNS_LANES < end; j += RUNS_LANES)
         next = runs_lanes_step(keys, in, j, &carry, sk, sv, next);
-    *acc = (clscan_value)carry.s0;
+    *acc = AS_S(carry.s0);
     *prev = keys[j - 1];
     *at = next - (keys[j] != *prev);
     *i = j;
