@@ -50,7 +50,7 @@ static size_t serial_tile(const clscan_plan *plan, size_t tile, size_t count)
 }
 
 /* The folded single pass's work-groups (CPUs, scan/runs_folded.cl): one per compute unit, each
- * with a slot of tile + RUNS_SLOT_SPARE keys and values, where the slots take at most
+ * with a slot of tile + CLSCAN_RUNS_SLOT_SPARE keys and values, where the slots take at most
  * RUNS_SCRATCH_LIMIT bytes (CLSCAN_DEVELOP's runs_pass decides where given); 0: the serial
  * kernel, a work-group a tile.
  * PoCL, 2 cores, uint32 SUM by uint32 keys in runs of 1 ... 16, 2^22 pairs, medians of 60 calls,
@@ -58,14 +58,13 @@ static size_t serial_tile(const clscan_plan *plan, size_t tile, size_t count)
  * (the count, a pass of its own over the tile's keys from memory, stalls the core where the
  * fold's loads are hidden behind its arithmetic); the fastest calls level. */
 #define RUNS_SCRATCH_LIMIT ((size_t)64 << 20)
-#define RUNS_SLOT_SPARE 16   /* cl/scan/runs_folded.cl's: ranks 0 ... tile, and its vector stores' copies */
 
 static size_t folded_groups(const clscan_plan *plan, const clscan_runs_job *r, size_t tile, size_t key_size)
 {
     if (!r->data->reduce_runs_folded || plan->dev.runs_pass == 0)
         return 0;
     const size_t units = plan->info.compute_units ? plan->info.compute_units : 1;
-    const size_t slot_bytes = (tile + RUNS_SLOT_SPARE) * (key_size + plan->element_size);
+    const size_t slot_bytes = (tile + CLSCAN_RUNS_SLOT_SPARE) * (key_size + plan->element_size);
     return plan->dev.runs_pass == 1 || slot_bytes <= RUNS_SCRATCH_LIMIT / units ? units : 0;
 }
 
@@ -78,10 +77,10 @@ static cl_int single_pass(const clscan_plan *plan, const clscan_runs_job *r, cls
     cl_int err = CL_SUCCESS;
     if (groups) {
         err = clscan_scratch_grow(plan->context, &slot->runs_keys, &slot->runs_keys_bytes,
-                                  groups * (tile + RUNS_SLOT_SPARE) * key_size);
+                                  groups * (tile + CLSCAN_RUNS_SLOT_SPARE) * key_size);
         if (err == CL_SUCCESS)
             err = clscan_scratch_grow(plan->context, &slot->runs_values, &slot->runs_values_bytes,
-                                      groups * (tile + RUNS_SLOT_SPARE) * plan->element_size);
+                                      groups * (tile + CLSCAN_RUNS_SLOT_SPARE) * plan->element_size);
         if (err != CL_SUCCESS)
             return err;
     }

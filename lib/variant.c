@@ -332,6 +332,8 @@ void clscan_variant_defines(const clscan_variant *v, char *buf, size_t size)
         n += snprintf(buf + n, size - (size_t)n, " -DCLSCAN_DIR=%d", CLSCAN_PROGRAM_IS_BACKWARDS(v->what) ? -1 : 1);
     if (v->compensated && n >= 0 && (size_t)n < size)
         n += snprintf(buf + n, size - (size_t)n, " -DCLSCAN_COMPENSATED=1");
+    if (CLSCAN_PROGRAM_IS_RUNS(v->what) && n >= 0 && (size_t)n < size)
+        n += snprintf(buf + n, size - (size_t)n, " -DCLSCAN_RUNS_SLOT_SPARE=%d", CLSCAN_RUNS_SLOT_SPARE);
     if (!CLSCAN_PROGRAM_IS_PLAIN(v->what) && n >= 0 && (size_t)n < size)
         n += snprintf(buf + n, size - (size_t)n, " -DCLSCAN_PAIR_BOUND=%zu%s", v->pair_bound,
                       v->what == CLSCAN_PROGRAM_KEYS_64 ? " -DCLSCAN_KEY_TYPE=ulong"

@@ -104,6 +104,11 @@ clscan_algorithm clscan_variant_algorithm(const clscan_variant *v, const clscan_
                                           clscan_algorithm requested);
 
 #define CLSCAN_VARIANT_MAX_FILES 24
+
+/* Places past a tile in each slot of the CPUs' folded reduce-by-key (cl/scan/runs_folded.cl):
+ * its vector stores write up to 16 lanes from the last rank.  The runs programs get it as
+ * CLSCAN_RUNS_SLOT_SPARE; lib/scan_runs.c sizes the slots with it. */
+#define CLSCAN_RUNS_SLOT_SPARE 16
 /* The kernel files of v's program, in order after the operator's definitions, NULL-terminated. */
 void clscan_variant_files(const clscan_variant *v, const char *files[CLSCAN_VARIANT_MAX_FILES]);
 /* The defines v's files need (all but the operator's and the kind's), into buf. */

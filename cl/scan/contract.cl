@@ -27,7 +27,8 @@
  *                     dividing CLSCAN_ITEMS): shorter dependency chains for CPUs
  *   CLSCAN_EXCLUSIVE  0 or 1: the kind of clscan_scan_tiles and of the single pass
  * and those the chosen parts name (CLSCAN_SUBGROUP, CLSCAN_LOOKBACK, CLSCAN_WINDOW_POLLS,
- * CLSCAN_SPIN_LIMIT, CLSCAN_PAIR_BOUND, CLSCAN_KEY_TYPE), or the operator (CLSCAN_COMPENSATED).
+ * CLSCAN_SPIN_LIMIT, CLSCAN_PAIR_BOUND, CLSCAN_KEY_TYPE, CLSCAN_KEY_BYTES,
+ * CLSCAN_RUNS_SLOT_SPARE), or the operator (CLSCAN_COMPENSATED).
  *
  * Every output is comb(carry, ...) of the carry-in of its tile, so the result is the fold from
  * NEUTRAL whatever the tiling; exclusive results are inclusive ones shifted right by one with

@@ -1,15 +1,15 @@
 /* Reduce-by-key on CPUs with the keys and the values read once (after scan/runs_serial.cl, whose
  * totals and look-back it shares; lib/scan_runs.c takes it where its scratch fits).  As many
  * work-groups of one work-item as the host launches, each taking tiles by ticket until none is
- * left, with a slot of scratch of its own (tile + RUNS_SLOT_SPARE keys and values: no other
- * work-group writes it).  A tile's runs are folded from NEUTRAL at each head into the slot at
+ * left, with a slot of scratch of its own (tile + CLSCAN_RUNS_SLOT_SPARE keys and values: no
+ * other work-group writes it).  A tile's runs are folded from NEUTRAL at each head into the slot at
  * their rank in the tile, without a branch (every element writes its run's fold so far; the
  * run's last element writes last), or RUNS_LANES pairs a step where scan/runs_lanes.cl takes
  * them (integers: the same values).  The fold gives the tile's total (its heads, and the fold
  * from its last head: the bits of runs_serial_total) as it goes, where runs_serial.cl counts the
- * heads in a pass of their own before the fold, from memory.  After the look-back the tile's complete runs are copied out
- * at their ranks in the array; the run it continues from the tiles before it (slot 0) as
- * comb(carry, its part in the tile). */
+ * heads in a pass of their own before the fold, from memory.  After the look-back the tile's
+ * complete runs are copied out at their ranks in the array; the run it continues from the tiles
+ * before it (slot 0) as comb(carry, its part in the tile). */
 
 /* Pair i folded into the slot: a head starts a run from NEUTRAL at the next rank; every pair
  * writes its run's fold so far at its run's rank (the run's last pair writes last). */
@@ -65,10 +65,10 @@ CLSCAN_INLINE void runs_folded_copy(__global const KEY_T *keys, ulong base, ulon
     }
 }
 
-/* The arguments of clscan_reduce_runs_serial, then the scratch: a slot of tile + RUNS_SLOT_SPARE
- * keys and values per work-group (ranks 0 ... tile, and the vector stores' copies past the last;
- * lib/scan_runs.c sizes it). */
-#define RUNS_SLOT_SPARE 16
+/* The arguments of clscan_reduce_runs_serial, then the scratch: a slot of tile +
+ * CLSCAN_RUNS_SLOT_SPARE keys and values per work-group (ranks 0 ... tile, and the vector stores'
+ * copies past the last; the host sizes it with the same constant). */
+typedef char runs_slot_holds_a_step[(CLSCAN_RUNS_SLOT_SPARE >= RUNS_LANES) ? 1 : -1];
 __kernel __attribute__((reqd_work_group_size(1, 1, 1)))
 void clscan_reduce_runs_folded(__global const clscan_value *src, ulong src_offset, __global const KEY_T *keys_buf,
                                ulong keys_offset, ulong count, __global KEY_T *keys_out, ulong keys_out_offset,
@@ -80,8 +80,8 @@ void clscan_reduce_runs_folded(__global const clscan_value *src, ulong src_offse
     const tile_status s = {status, values, tiles, epoch};
     __global const clscan_value *in = src + src_offset;
     __global const KEY_T *keys = keys_buf + keys_offset;
-    __global KEY_T *sk = scratch_keys + get_group_id(0) * (tile + RUNS_SLOT_SPARE);
-    __global clscan_value *sv = scratch_values + get_group_id(0) * (tile + RUNS_SLOT_SPARE);
+    __global KEY_T *sk = scratch_keys + get_group_id(0) * (tile + CLSCAN_RUNS_SLOT_SPARE);
+    __global clscan_value *sv = scratch_values + get_group_id(0) * (tile + CLSCAN_RUNS_SLOT_SPARE);
     const ulong ntiles = count / tile + (count % tile != 0);
     for (uint g; (g = atomic_inc(&status[0]) - ticket_base) < ntiles;) {
         const ulong base = (ulong)g * tile, end = count - base < tile ? count : base + tile;
